@@ -1,0 +1,47 @@
+"""``HumanDisplay`` shows frames through the optional pygame backend, imported lazily."""
+
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+import pytest
+
+from tests.support.fake_pygame import make_fake_pygame
+from vecgym import error
+from vecgym.envs.rendering.display import HumanDisplay, import_display_backend
+
+
+def test_missing_backend_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "pygame", None)
+    with pytest.raises(error.DependencyNotInstalled, match=r'pip install "vecgym\[human\]"'):
+        import_display_backend()
+    display = HumanDisplay(4, 3, fps=10)  # constructing needs no backend
+    with pytest.raises(error.DependencyNotInstalled, match=r"vecgym\[human\]"):
+        display.show(np.zeros((3, 4, 3), dtype=np.uint8))
+    display.close()
+
+
+def test_show_blits_the_frame_transposed_and_ticks(monkeypatch: pytest.MonkeyPatch) -> None:
+    fake = make_fake_pygame()
+    monkeypatch.setitem(sys.modules, "pygame", fake)
+    display = HumanDisplay(4, 3, fps=12)
+    assert not display.is_open
+    frame = np.arange(36, dtype=np.uint8).reshape(3, 4, 3)
+    display.show(frame)
+    display.show(frame)
+    assert display.is_open
+    assert len(fake.shown) == 2
+    np.testing.assert_array_equal(fake.shown[0], frame.transpose(1, 0, 2))  # pygame is (x, y)
+    assert fake.ticks == [12, 12]
+    display.close()
+    display.close()  # idempotent
+    assert not display.is_open
+    assert fake.events.count("quit") == 1
+
+
+def test_show_rejects_a_frame_of_the_wrong_shape(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "pygame", make_fake_pygame())
+    display = HumanDisplay(4, 3, fps=10)
+    with pytest.raises(ValueError, match=r"shape \(3, 4, 3\)"):
+        display.show(np.zeros((4, 3, 3), dtype=np.uint8))

@@ -1,0 +1,1 @@
+"""Shared test doubles (see DESIGN.md, section 6)."""

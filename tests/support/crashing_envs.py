@@ -1,0 +1,109 @@
+"""Crashing environments: test doubles that fail in the ways a worker process must survive.
+
+Each env counts its steps like a tiny deterministic env (observation = step count as a
+``float32`` array of shape ``(1,)``) and fails at a chosen point:
+
+* :class:`RaisingEnv` raises an exception (a picklable ``ValueError`` by default, or an
+  :class:`UnpicklableError`) in ``step`` at ``fail_at``, in ``reset`` when ``fail_on_reset``, or
+  from the method :meth:`RaisingEnv.explode` (for ``call``);
+* :class:`ExitingEnv` kills its own process with ``os._exit(code)`` at ``exit_at`` (a dead worker).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from typing import Any
+
+import numpy as np
+
+import vecgym
+from vecgym.spaces import Box, Discrete
+
+__all__ = ["ExitingEnv", "RaisingEnv", "UnpicklableError"]
+
+STEP_FAILURE_MSG = "boom at step {}"
+RESET_FAILURE_MSG = "boom in reset"
+CALL_FAILURE_MSG = "boom in explode"
+
+
+class UnpicklableError(RuntimeError):
+    """An exception that cannot cross a process boundary (it holds a lock)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.lock = threading.Lock()
+
+
+class _CountingBase(vecgym.Env[Any, Any]):
+    def __init__(self) -> None:
+        self.observation_space = Box(0, 10_000, shape=(1,), dtype=np.float32)
+        self.action_space = Discrete(2)
+        self.count = 0
+
+    def _obs(self) -> np.ndarray:
+        return np.array([self.count], dtype=np.float32)
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        super().reset(seed=seed)
+        self.count = 0
+        return self._obs(), {}
+
+    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        self.count += 1
+        return self._obs(), 1.0, False, False, {}
+
+
+class RaisingEnv(_CountingBase):
+    """Raises at a chosen point.
+
+    Args:
+        fail_at: ``step`` raises when the count reaches this (``None``: never).
+        fail_on_reset: ``reset`` raises.
+        unpicklable: raise :class:`UnpicklableError` instead of ``ValueError``.
+    """
+
+    def __init__(
+        self, fail_at: int | None = None, fail_on_reset: bool = False, unpicklable: bool = False
+    ) -> None:
+        super().__init__()
+        self.fail_at = fail_at
+        self.fail_on_reset = fail_on_reset
+        self.unpicklable = unpicklable
+
+    def _raise(self, message: str) -> None:
+        if self.unpicklable:
+            raise UnpicklableError(message)
+        raise ValueError(message)
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        if self.fail_on_reset:
+            self._raise(RESET_FAILURE_MSG)
+        return super().reset(seed=seed, options=options)
+
+    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        if self.fail_at is not None and self.count + 1 >= self.fail_at:
+            self._raise(STEP_FAILURE_MSG.format(self.count + 1))
+        return super().step(action)
+
+    def explode(self) -> None:
+        """A method that raises, for ``call``."""
+        self._raise(CALL_FAILURE_MSG)
+
+
+class ExitingEnv(_CountingBase):
+    """Ends its process with ``os._exit(code)`` when its step count reaches ``exit_at``."""
+
+    def __init__(self, exit_at: int = 2, code: int = 3) -> None:
+        super().__init__()
+        self.exit_at = exit_at
+        self.code = code
+
+    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        if self.count + 1 >= self.exit_at:
+            os._exit(self.code)
+        return super().step(action)

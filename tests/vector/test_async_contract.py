@@ -1,0 +1,183 @@
+"""AsyncVectorEnv's contract, for each start method, with and without shared memory."""
+
+from __future__ import annotations
+
+import multiprocessing
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+import pytest
+
+from tests.support.counting_env import CountingEnv
+from tests.vector.helpers import assert_same_batch
+from vecgym import error
+from vecgym.vector import AsyncVectorEnv, AutoresetMode, SyncVectorEnv
+from vecgym.vector.async_vector_env import AsyncState, default_start_method, usable_cores
+
+NUM_ENVS = 4
+WAIT_S = 30.0
+
+CONTEXTS = [c for c in ("fork", "forkserver", "spawn") if c in multiprocessing.get_all_start_methods()]
+
+
+def _fns(**kwargs: Any) -> list[Any]:
+    return [lambda: CountingEnv(terminate_at=3, info_every=2, **kwargs) for _ in range(NUM_ENVS)]
+
+
+@pytest.fixture(params=[(c, shm, w) for c in CONTEXTS for shm in (True, False) for w in (1, 2)],
+                ids=lambda p: f"{p[0]}-shm{p[1]}-w{p[2]}")
+def envs(request: pytest.FixtureRequest) -> Iterator[AsyncVectorEnv]:
+    context, shm, workers = request.param
+    if context == "spawn" and (not shm or workers == 1):
+        pytest.skip("spawn is slow: covered once")
+    env = AsyncVectorEnv(_fns(), context=context, shared_memory=shm, num_workers=workers)
+    yield env
+    env.close()
+
+
+def test_spaces_and_metadata(envs: AsyncVectorEnv) -> None:
+    assert envs.num_envs == NUM_ENVS
+    assert envs.single_observation_space == CountingEnv().observation_space
+    assert envs.observation_space.shape == (NUM_ENVS, 1)
+    assert envs.action_space.shape == (NUM_ENVS,)
+    assert envs.metadata["autoreset_mode"] is AutoresetMode.NEXT_STEP
+    assert envs.metadata["render_modes"] == ["ansi"]
+
+
+def test_steps_like_sync(envs: AsyncVectorEnv) -> None:
+    sync = SyncVectorEnv(_fns())
+    try:
+        assert_same_batch(envs.reset(seed=1), sync.reset(seed=1))
+        for t in range(8):
+            actions = np.array([(t + i) % 3 for i in range(NUM_ENVS)])
+            assert_same_batch(envs.step_async(actions) or envs.step_wait(WAIT_S), sync.step(actions))
+    finally:
+        sync.close()
+
+
+def test_call_get_set_attr_with_indices(envs: AsyncVectorEnv) -> None:
+    envs.reset(seed=0)
+    assert envs.get_attr("terminate_at") == (3,) * NUM_ENVS
+    envs.set_attr("terminate_at", [5, 6], indices=[3, 1])
+    assert envs.get_attr("terminate_at") == (3, 6, 3, 5)
+    assert envs.get_attr("terminate_at", indices=[2, 1]) == (3, 6)
+    envs.set_attr("terminate_at", 9)
+    assert envs.call("_info") == ({"count": 0},) * NUM_ENVS
+    assert envs.call("_info", indices=0) == ({"count": 0},)
+    with pytest.raises(ValueError, match="length equal"):
+        envs.set_attr("terminate_at", [1, 2])
+    envs.call_async("_info")
+    assert envs.call_wait(timeout=WAIT_S) == ({"count": 0},) * NUM_ENVS
+
+
+def test_pending_and_closed_errors(envs: AsyncVectorEnv) -> None:
+    with pytest.raises(error.NoAsyncCallError):
+        envs.step_wait()
+    envs.reset_async(seed=0)
+    with pytest.raises(error.AlreadyPendingCallError):
+        envs.step_async(np.zeros(NUM_ENVS, dtype=np.int64))
+    envs.reset_wait(timeout=WAIT_S)
+    envs.close()
+    envs.close()  # idempotent
+    assert envs.closed
+    with pytest.raises(error.ClosedEnvironmentError):
+        envs.reset()
+
+
+def test_close_while_pending_warns_and_closes(envs: AsyncVectorEnv) -> None:
+    envs.reset(seed=0)
+    envs.step_async(np.zeros(NUM_ENVS, dtype=np.int64))
+    with pytest.warns(UserWarning, match="pending call"):
+        envs.close()
+    assert envs.closed
+
+
+@pytest.mark.parametrize("mode", list(AutoresetMode))
+@pytest.mark.parametrize("shm", [True, False])
+def test_autoreset_modes_like_sync(mode: AutoresetMode, shm: bool) -> None:
+    ours = AsyncVectorEnv(_fns(), autoreset_mode=mode, shared_memory=shm, num_workers=2)
+    sync = SyncVectorEnv(_fns(), autoreset_mode=mode)
+    try:
+        assert_same_batch(ours.reset(seed=3), sync.reset(seed=3))
+        for t in range(6):
+            if mode is AutoresetMode.DISABLED and t == 3:
+                mask = np.array([True, False, True, True])
+                assert_same_batch(
+                    ours.reset(options={"reset_mask": mask}),
+                    sync.reset(options={"reset_mask": mask}),
+                )
+                mask = ~mask
+                assert_same_batch(
+                    ours.reset(options={"reset_mask": mask}),
+                    sync.reset(options={"reset_mask": mask}),
+                )
+            actions = np.full(NUM_ENVS, t % 3)
+            assert_same_batch(ours.step(actions), sync.step(actions))
+    finally:
+        ours.close()
+        sync.close()
+
+
+def test_copy_false_returns_shared_views() -> None:
+    envs = AsyncVectorEnv(_fns(), copy=False, num_workers=2)
+    try:
+        obs, _ = envs.reset(seed=0)
+        first = obs
+        obs, *_ = envs.step(np.zeros(NUM_ENVS, dtype=np.int64))
+        assert obs is first and np.all(first == 1)
+    finally:
+        envs.close()
+
+
+def test_defaults() -> None:
+    envs = AsyncVectorEnv(_fns())
+    try:
+        assert envs.num_workers == min(usable_cores(), NUM_ENVS)
+        assert envs.context == default_start_method()
+        assert envs._state is AsyncState.DEFAULT
+        assert repr(envs) == f"AsyncVectorEnv(num_envs={NUM_ENVS})"
+        assert envs.render() == (None,) * NUM_ENVS
+    finally:
+        envs.close()
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "exc"),
+    [
+        ({"num_workers": 0}, ValueError),
+        ({"batch_size": 0}, ValueError),
+        ({"observation_mode": "nope"}, ValueError),
+        ({"context": "teleport"}, ValueError),
+    ],
+)
+def test_bad_constructor_arguments(kwargs: dict[str, Any], exc: type[Exception]) -> None:
+    with pytest.raises(exc):
+        AsyncVectorEnv(_fns(), **kwargs)
+
+
+def test_env_fns_must_be_callables() -> None:
+    with pytest.raises(TypeError, match="env_fns"):
+        AsyncVectorEnv([])
+
+
+def test_differing_spaces_rejected() -> None:
+    fns = [lambda: CountingEnv(), lambda: CountingEnv(max_count=7)]
+    with pytest.raises(RuntimeError, match="observation space"):
+        AsyncVectorEnv(fns, num_workers=2)
+
+
+def test_gymnasium_env_through_make() -> None:
+    import vecgym
+
+    envs = AsyncVectorEnv([lambda: vecgym.make("CartPole-v1")] * 3, num_workers=2)
+    sync = SyncVectorEnv([lambda: vecgym.make("CartPole-v1")] * 3)
+    try:
+        assert_same_batch(envs.reset(seed=42), sync.reset(seed=42))
+        rng = np.random.default_rng(0)
+        for _ in range(40):
+            actions = rng.integers(0, 2, 3)
+            assert_same_batch(envs.step(actions), sync.step(actions))
+    finally:
+        envs.close()
+        sync.close()

@@ -1,0 +1,240 @@
+"""The one exception tree of vecgym.
+
+Every exception vecgym raises on purpose derives from :class:`Error`, so ``except vecgym.error.Error``
+catches them all. The names are Gymnasium's, so ``except gym.error.NameNotFound`` keeps working
+after ``import vecgym as gym``::
+
+    Error
+    ├── UnregisteredEnv
+    │   ├── NamespaceNotFound
+    │   ├── NameNotFound
+    │   └── VersionNotFound
+    ├── DeprecatedEnv
+    ├── RegistrationError
+    ├── DependencyNotInstalled
+    ├── UnsupportedMode
+    ├── InvalidMetadata
+    ├── ResetNeeded
+    ├── InvalidAction
+    ├── InvalidSeed                      (also ValueError)
+    ├── MissingArgument
+    ├── InvalidProbability
+    ├── InvalidBound                     (also ValueError)
+    ├── InvalidSpace                     (also ValueError)
+    ├── InvalidMask                      (also ValueError)
+    ├── DeprecatedWrapper                (also ImportError)
+    ├── AlreadyPendingCallError
+    ├── NoAsyncCallError
+    ├── ClosedEnvironmentError
+    ├── CustomSpaceError
+    └── VectorEnvError
+        ├── WorkerError                  (an env raised inside a worker)
+        ├── WorkerDied                   (also concurrent.futures.process.BrokenProcessPool)
+        └── WaitTimeout                  (also TimeoutError)
+
+Differences from Gymnasium, on purpose: Gymnasium derives ``AlreadyPendingCallError``,
+``NoAsyncCallError``, ``ClosedEnvironmentError`` and ``CustomSpaceError`` from ``Exception`` rather
+than from its own ``Error``; here they all share the root, which only widens what ``except Error``
+catches. ``InvalidSeed``, ``InvalidSpace`` and ``InvalidMask`` are vecgym additions; they and ``InvalidBound``
+also derive from ``ValueError`` so that code catching the error Gymnasium raises in those places keeps working.
+"""
+
+from __future__ import annotations
+
+from concurrent.futures.process import BrokenProcessPool
+
+__all__ = [
+    "AlreadyPendingCallError",
+    "ClosedEnvironmentError",
+    "CustomSpaceError",
+    "DependencyNotInstalled",
+    "DeprecatedEnv",
+    "DeprecatedWrapper",
+    "Error",
+    "InvalidAction",
+    "InvalidBound",
+    "InvalidMask",
+    "InvalidMetadata",
+    "InvalidProbability",
+    "InvalidSeed",
+    "InvalidSpace",
+    "MissingArgument",
+    "NameNotFound",
+    "NamespaceNotFound",
+    "NoAsyncCallError",
+    "RegistrationError",
+    "ResetNeeded",
+    "UnregisteredEnv",
+    "UnsupportedMode",
+    "VectorEnvError",
+    "VersionNotFound",
+    "WaitTimeout",
+    "WorkerDied",
+    "WorkerError",
+]
+
+
+class Error(Exception):
+    """The root of every exception vecgym raises on purpose."""
+
+
+# --- registry -------------------------------------------------------------------------------------
+class UnregisteredEnv(Error):
+    """An environment id that the registry does not hold."""
+
+
+class NamespaceNotFound(UnregisteredEnv):
+    """The namespace of an environment id is not in the registry."""
+
+
+class NameNotFound(UnregisteredEnv):
+    """The name of an environment id is not in the registry (in its namespace)."""
+
+
+class VersionNotFound(UnregisteredEnv):
+    """The name is registered, but not with the requested version."""
+
+
+class DeprecatedEnv(Error):
+    """The requested version is older than the newest registered version of that name."""
+
+
+class RegistrationError(Error):
+    """An environment cannot be registered as asked (e.g. unversioned beside versioned ids)."""
+
+
+# --- environments ---------------------------------------------------------------------------------
+class DependencyNotInstalled(Error):
+    """An optional dependency is missing; the message names the extra that installs it."""
+
+
+class UnsupportedMode(Error):
+    """A render mode the environment does not support."""
+
+
+class InvalidMetadata(Error):
+    """An environment's metadata is not valid."""
+
+
+class ResetNeeded(Error):
+    """``step`` or ``render`` was called before ``reset``."""
+
+
+class InvalidAction(Error):
+    """An action that is not in the action space."""
+
+
+class InvalidSeed(Error, ValueError):
+    """A seed that is not a non-negative Python integer (or ``None``)."""
+
+
+class MissingArgument(Error):
+    """A required constructor argument is missing."""
+
+
+class InvalidProbability(Error):
+    """A probability (mask) that is not a valid distribution."""
+
+
+class InvalidBound(Error, ValueError):
+    """Bounds that cannot be used (e.g. a minimum above the maximum)."""
+
+
+# --- spaces ---------------------------------------------------------------------------------------
+class InvalidSpace(Error, ValueError):
+    """A space constructed with arguments that cannot describe a space."""
+
+
+class InvalidMask(Error, ValueError):
+    """A sampling mask or probability of the wrong type, dtype or shape."""
+
+
+# --- wrappers -------------------------------------------------------------------------------------
+class DeprecatedWrapper(Error, ImportError):
+    """An old wrapper name; the message names its replacement."""
+
+
+# --- vector environments --------------------------------------------------------------------------
+class AlreadyPendingCallError(Error):
+    """An ``*_async`` call while another asynchronous call is still pending."""
+
+    name: str
+
+    def __init__(self, message: str, name: str) -> None:
+        super().__init__(message)
+        self.name = name
+
+
+class NoAsyncCallError(Error):
+    """A ``*_wait`` call with no matching ``*_async`` call pending."""
+
+    name: str
+
+    def __init__(self, message: str, name: str) -> None:
+        super().__init__(message)
+        self.name = name
+
+
+class ClosedEnvironmentError(Error):
+    """A call on a vector environment that has been closed."""
+
+
+class CustomSpaceError(Error):
+    """A custom space that shared memory cannot hold."""
+
+
+class VectorEnvError(Error):
+    """A failure of a vector environment's runtime (workers, protocol, timeouts)."""
+
+
+class WorkerError(VectorEnvError):
+    """An exception raised inside a worker whose original type could not be re-raised.
+
+    Attributes:
+        worker: the index of the worker.
+        env_index: the index (in the vector env) of the env that raised, or ``None``.
+        type_name: the qualified name of the original exception's type.
+        remote_traceback: the traceback text from the worker.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        worker: int | None = None,
+        env_index: int | None = None,
+        type_name: str = "",
+        remote_traceback: str = "",
+    ) -> None:
+        super().__init__(message)
+        self.worker = worker
+        self.env_index = env_index
+        self.type_name = type_name
+        self.remote_traceback = remote_traceback
+
+
+class WorkerDied(VectorEnvError, BrokenProcessPool):
+    """A worker process ended unexpectedly (crash, signal, ``os._exit``, OOM kill).
+
+    Attributes:
+        worker: the index of the worker.
+        env_indices: the indices of the envs that worker ran.
+        exitcode: the process's exit code (negative: killed by that signal), or ``None``.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        worker: int | None = None,
+        env_indices: tuple[int, ...] = (),
+        exitcode: int | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.worker = worker
+        self.env_indices = env_indices
+        self.exitcode = exitcode
+
+
+class WaitTimeout(VectorEnvError, TimeoutError):
+    """A ``*_wait`` call did not receive every reply within its timeout."""

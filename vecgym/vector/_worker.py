@@ -1,0 +1,396 @@
+"""The worker process of :class:`~vecgym.vector.AsyncVectorEnv`.
+
+A worker owns a contiguous slice ``[start, start + len(env_fns))`` of the vector env's
+environments and drives each one through :class:`~vecgym.vector.autoreset.AutoresetEnv`, so the
+three autoreset modes behave exactly as in :class:`~vecgym.vector.SyncVectorEnv`. The protocol
+(command / done words in shared memory, rare pickled messages on the pipe) is described in
+:mod:`vecgym.vector._protocol`; the commands are dispatched through :data:`HANDLERS`.
+
+Life of a worker:
+
+1. build its envs; worker 0 sends a :class:`~vecgym.vector._protocol.Hello` with the first env's
+   spaces and metadata (every other worker an empty one, or the error that stopped it);
+2. receive ``ATTACH``: the shared block's layout, the spaces every env must match, and the block's
+   file descriptor; check the spaces and acknowledge;
+3. loop: spin briefly on the command word (when the parent allowed it), then block on the wake-up
+   semaphore in slices, checking between slices that the parent is still alive (a worker whose
+   parent died exits by itself); run the command; publish the done word, wake the parent and send
+   a reply if there is something to say.
+
+SIGINT is ignored in workers: a Ctrl-C in a terminal reaches the whole process group, and the
+parent alone decides what to do with it (its ``close()`` then shuts the workers down cleanly).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from multiprocessing.reduction import recv_handle
+from typing import Any, Callable
+
+import numpy as np
+
+from vecgym.vector._protocol import (
+    Command,
+    Hello,
+    RemoteError,
+    Reply,
+    Request,
+    SharedLayout,
+    SharedViews,
+    map_block,
+    pack_done,
+    unpack_command,
+)
+from vecgym.vector.autoreset import AutoresetEnv
+from vecgym.vector.vector_env import AutoresetMode
+
+__all__ = ["HANDLERS", "WorkerConfig", "async_worker"]
+
+PARENT_CHECK_S = 0.5
+"""How often a sleeping worker checks that its parent is still alive."""
+RESERVED_CALL_NAMES = frozenset({"reset", "step", "close", "_setattr", "_check_spaces"})
+RESERVED_CALL_MSG = "`call` cannot be used for {name!r}: use the vector env's `{name}` method instead"
+OBS_SPACE_MISMATCH_MSG = (
+    "AsyncVectorEnv(..., observation_mode={mode!r}) requires every sub-environment's observation "
+    "space to {rule}; sub-environment {index} has {got}, expected {expected}"
+)
+ACTION_SPACE_MISMATCH_MSG = (
+    "every sub-environment must have the same action space in order to batch actions; "
+    "sub-environment {index} has {got}, expected {expected}"
+)
+
+
+@dataclass
+class WorkerConfig:
+    """Everything a worker needs at start-up (pickled once, into the process arguments).
+
+    Attributes:
+        worker_index: this worker's index.
+        start: the vector-env index of the first env of the slice.
+        env_fns: a ``CloudpickleWrapper`` around the list of env constructors of the slice.
+        autoreset_mode: the autoreset mode.
+        parent_pid: the pid of the process that owns the vector env.
+        spin_s: how long to spin on the command word before blocking (0: never spin).
+    """
+
+    worker_index: int
+    start: int
+    env_fns: Any
+    autoreset_mode: AutoresetMode
+    parent_pid: int
+    spin_s: float
+
+
+class _WorkerState:
+    """The worker's envs, shared views and channels."""
+
+    def __init__(
+        self,
+        config: WorkerConfig,
+        conn: Connection,
+        envs: list[Any],
+        views: SharedViews,
+        layout: SharedLayout,
+    ) -> None:
+        self.config = config
+        self.conn = conn
+        self.envs = envs
+        self.autoenvs = [
+            AutoresetEnv(env, config.autoreset_mode, index=config.start + i)
+            for i, env in enumerate(envs)
+        ]
+        self.views = views
+        self.layout = layout
+        self.start = config.start
+        self.stop = config.start + len(envs)
+        self.obs_in_shm = layout.obs_tree is not None
+        self.actions_in_shm = layout.action_tree is not None
+        self.running = True
+
+
+# --- reading and writing structured values in shared memory ---------------------------------------
+def _write(views: Any, index: int, value: Any) -> None:
+    """Write one env's value of a Tuple/Dict/leaf structure into row ``index`` of ``views``."""
+    if isinstance(views, np.ndarray):
+        views[index] = value
+    elif isinstance(views, dict):
+        for key, sub in views.items():
+            _write(sub, index, value[key])
+    else:
+        for sub, item in zip(views, value):
+            _write(sub, index, item)
+
+
+def _read(views: Any, index: int) -> Any:
+    """Read row ``index`` of a Tuple/Dict/leaf structure (arrays copied, scalars as numpy)."""
+    if isinstance(views, np.ndarray):
+        row = views[index]
+        return row.copy() if isinstance(row, np.ndarray) else row
+    if isinstance(views, dict):
+        return {key: _read(sub, index) for key, sub in views.items()}
+    return tuple(_read(sub, index) for sub in views)
+
+
+def _write_obs(state: _WorkerState, index: int, obs: Any, observations: list[tuple[int, Any]]) -> None:
+    if state.obs_in_shm:
+        _write(state.views.observations, index, obs)
+    else:
+        observations.append((index, obs))
+
+
+# --- command handlers ------------------------------------------------------------------------------
+def _finish(state: _WorkerState, seq: int, reply: Reply | None) -> None:
+    """Publish completion of command ``seq``: done word, wake the parent, then the reply if any."""
+    state.views.done[state.config.worker_index] = pack_done(seq, reply is not None)
+    _DONE_SEMAPHORE[0].release()
+    if reply is not None:
+        state.conn.send(reply)
+
+
+def _step(state: _WorkerState, seq: int) -> Reply | None:
+    views = state.views
+    if state.actions_in_shm:
+        request = None
+        actions_view = views.actions
+    else:
+        request = state.conn.recv()
+        actions_view = None
+    mask = views.step_mask
+    rewards, terminated, truncated = views.rewards, views.terminated, views.truncated
+    infos: list[tuple[int, dict[str, Any]]] = []
+    observations: list[tuple[int, Any]] = []
+    error: RemoteError | None = None
+    single_leaf = isinstance(views.observations, np.ndarray)
+    obs_view = views.observations
+    for offset, auto in enumerate(state.autoenvs):
+        index = state.start + offset
+        if not mask[index]:
+            continue
+        if actions_view is not None:
+            action = _read(actions_view, index)
+        else:
+            assert request is not None
+            action = request.payload[index]
+        try:
+            obs, reward, term, trunc, info = auto.step(action)
+            if single_leaf:
+                obs_view[index] = obs
+            else:
+                _write_obs(state, index, obs, observations)
+            rewards[index] = reward
+            terminated[index] = term
+            truncated[index] = trunc
+        except Exception as exc:
+            error = RemoteError.capture(exc, index)
+            break
+        if info:
+            infos.append((index, info))
+    if error is None and not infos and state.obs_in_shm:
+        return None
+    return Reply(
+        seq,
+        infos=infos,
+        observations=None if state.obs_in_shm else observations,
+        error=error,
+    )
+
+
+def _reset(state: _WorkerState, seq: int) -> Reply | None:
+    request: Request = state.conn.recv()
+    seeds, options, mask = request.payload
+    infos: list[tuple[int, dict[str, Any]]] = []
+    observations: list[tuple[int, Any]] = []
+    for offset, auto in enumerate(state.autoenvs):
+        index = state.start + offset
+        if not mask[offset]:
+            continue
+        try:
+            obs, info = auto.reset(seed=seeds[offset], options=options)
+            _write_obs(state, index, obs, observations)
+        except Exception as exc:
+            return Reply(seq, error=RemoteError.capture(exc, index))
+        if info:
+            infos.append((index, info))
+    if not infos and state.obs_in_shm:
+        return None
+    return Reply(seq, infos=infos, observations=None if state.obs_in_shm else observations)
+
+
+def _call(state: _WorkerState, seq: int) -> Reply | None:
+    request: Request = state.conn.recv()
+    indices, name, args, kwargs = request.payload
+    results: list[Any] = []
+    for index in indices:
+        try:
+            if name in RESERVED_CALL_NAMES:
+                raise ValueError(RESERVED_CALL_MSG.format(name=name))
+            attr = state.envs[index - state.start].get_wrapper_attr(name)
+            results.append(attr(*args, **kwargs) if callable(attr) else attr)
+        except Exception as exc:
+            return Reply(seq, error=RemoteError.capture(exc, index))
+    return Reply(seq, results=results)
+
+
+def _set_attr(state: _WorkerState, seq: int) -> Reply | None:
+    request: Request = state.conn.recv()
+    indices, name, values = request.payload
+    for index, value in zip(indices, values):
+        try:
+            state.envs[index - state.start].set_wrapper_attr(name, value)
+        except Exception as exc:
+            return Reply(seq, error=RemoteError.capture(exc, index))
+    return None
+
+
+def _close(state: _WorkerState, seq: int) -> Reply | None:
+    state.running = False
+    error: RemoteError | None = None
+    for offset, env in enumerate(state.envs):
+        try:
+            env.close()
+        except Exception as exc:
+            if error is None:
+                error = RemoteError.capture(exc, state.start + offset)
+    return None if error is None else Reply(seq, error=error)
+
+
+HANDLERS: dict[Command, Callable[[_WorkerState, int], Reply | None]] = {
+    Command.STEP: _step,
+    Command.RESET: _reset,
+    Command.CALL: _call,
+    Command.SET_ATTR: _set_attr,
+    Command.CLOSE: _close,
+}
+"""The dispatch table: command -> handler(state, seq) returning the reply to send, if any."""
+
+# The parent's semaphore, kept module-global in the worker process only (set by async_worker).
+_DONE_SEMAPHORE: list[Any] = [None]
+
+
+# --- start-up and main loop ------------------------------------------------------------------------
+def _check_spaces(envs: list[Any], start: int, payload: tuple[Any, Any, Any]) -> None:
+    from vecgym.core.spaces.utils import is_space_dtype_shape_equiv
+
+    observation_mode, obs_space, action_space = payload
+    for offset, env in enumerate(envs):
+        index = start + offset
+        if observation_mode == "same":
+            ok, rule = env.observation_space == obs_space, "be equal"
+        else:
+            ok = is_space_dtype_shape_equiv(env.observation_space, obs_space)
+            rule = "share the shape and dtype of the first one"
+        if not ok:
+            raise RuntimeError(
+                OBS_SPACE_MISMATCH_MSG.format(
+                    mode=observation_mode,
+                    rule=rule,
+                    index=index,
+                    got=env.observation_space,
+                    expected=obs_space,
+                )
+            )
+        if env.action_space != action_space:
+            raise RuntimeError(
+                ACTION_SPACE_MISMATCH_MSG.format(
+                    index=index, got=env.action_space, expected=action_space
+                )
+            )
+
+
+def _parent_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # pragma: no cover - pid reused by another user's process
+        return False
+    return True
+
+
+def _start(config: WorkerConfig, conn: Connection) -> _WorkerState | None:
+    """Build the envs, greet the parent and attach the shared block; ``None`` on failure."""
+    envs: list[Any] = []
+    try:
+        for offset, env_fn in enumerate(config.env_fns.fn):
+            envs.append(env_fn())
+            del offset
+    except Exception as exc:
+        conn.send(Hello(error=RemoteError.capture(exc, config.start + len(envs))))
+        for env in envs:
+            env.close()
+        return None
+    if config.worker_index == 0:
+        first = envs[0]
+        conn.send(
+            Hello(
+                observation_space=first.observation_space,
+                action_space=first.action_space,
+                metadata=dict(first.metadata),
+                render_mode=first.render_mode,
+            )
+        )
+    else:
+        conn.send(Hello())
+    request: Request | None = conn.recv()
+    if request is None:  # the parent gave up during start-up
+        for env in envs:
+            env.close()
+        return None
+    layout, obs_mode, obs_space, action_space = request.payload
+    block = map_block(recv_handle(conn), layout.size)
+    views = layout.views(block)
+    try:
+        _check_spaces(envs, config.start, (obs_mode, obs_space, action_space))
+    except Exception as exc:
+        conn.send(Reply(request.seq, error=RemoteError.capture(exc, None)))
+        for env in envs:
+            env.close()
+        return None
+    conn.send(Reply(request.seq))
+    return _WorkerState(config, conn, envs, views, layout)
+
+
+def async_worker(
+    config: WorkerConfig,
+    conn: Connection,
+    parent_conn: Connection | None,
+    wake: Any,
+    done: Any,
+) -> None:
+    """The body of a worker process (the default ``worker`` of AsyncVectorEnv).
+
+    Args:
+        config: the worker's configuration.
+        conn: the worker's end of its pipe.
+        parent_conn: the parent's end of the same pipe, closed here (inherited under fork).
+        wake: the semaphore the parent releases to post a command.
+        done: the semaphore the worker releases when a command finished.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if parent_conn is not None:
+        parent_conn.close()
+    _DONE_SEMAPHORE[0] = done
+    state = _start(config, conn)
+    if state is None:
+        return
+    command_word = state.views.command
+    me = config.worker_index
+    last = int(command_word[me])
+    spin_s = config.spin_s
+    perf_counter = time.perf_counter
+    while state.running:
+        if spin_s > 0.0:
+            end = perf_counter() + spin_s
+            while command_word[me] == last and perf_counter() < end:
+                pass
+        while not wake.acquire(True, PARENT_CHECK_S):
+            if not _parent_alive(config.parent_pid):
+                return
+        last = int(command_word[me])
+        seq, command = unpack_command(last)
+        reply = HANDLERS[command](state, seq)
+        _finish(state, seq, reply)

@@ -1,0 +1,1256 @@
+"""AsyncVectorEnv: environments stepped in worker processes, results exchanged in shared memory.
+
+Data flow of one ``step`` (worker ``k`` owns the contiguous env slice ``[a_k, b_k)``)::
+
+    parent process                                    worker process k
+    --------------                                    ----------------
+    check actions (shape / dtype), write them
+      into shm.actions[...]  (one memcpy per leaf)
+    shm.command[k] = (seq, STEP); wake[k].release() -> [spin on shm.command[k] for WORKER_SPIN_S
+                                                       when cores are free] wake[k].acquire()
+                                                      for i in [a_k, b_k): AutoresetEnv(env_i).step(
+                                                          shm.actions[i]) -> write obs leaves,
+                                                          reward, terminated, truncated into row i
+                                                      shm.done[k] = (seq, has_reply)
+    done.acquire() in 0.1 s slices, checking the  <-  done.release()
+      workers' sentinels between slices (a dead      (then, only if some info is non-empty or an
+      worker -> WorkerDied) [spin first when a        env raised: ONE pickled Reply on the pipe)
+      core is free]; scan shm.done for seq
+    merge the replies' infos in env order
+    return views of shm (or copies, copy=True)
+
+Nothing is pickled on the fast path: a step with empty infos costs two semaphore operations per
+worker and the numpy writes. Observations of spaces without a fixed size (Text, Sequence, Graph,
+OneOf, custom spaces) and all observations when ``shared_memory=False`` travel in the Reply instead
+(the parent keeps each env's latest observation and re-batches them, so values are always live);
+actions of such action spaces travel in a pickled request. Every command carries a sequence number:
+a reply that arrives after its ``*_wait`` timed out is recognised and discarded.
+
+Wake-up primitive, measured on the 2-core development machine (shared with other jobs, so each
+figure is the range over repeats; round trip parent -> worker -> parent):
+
+================================================  ==============
+pickled ``Pipe`` send/recv                         25 us
+semaphore pair, both sides blocking                6-48 us
+semaphore pair, waiter spins ~50 us first          0.5-0.9 us
+blocking after 100 us of parent work (idle core)   ~60 us
+same, worker spinning up to 200 us first           7-21 us
+================================================  ==============
+
+Pure busy-waiting collapses when spinners outnumber cores (2 workers + a spinning parent on 2 cores
+fell to ~1k CartPole steps/s in the prototype), so the policy is: block on semaphores always, and
+spin first only where a core is free — the parent spins (``PARENT_SPIN_S``) only when
+``num_workers < usable cores``, workers spin (``WORKER_SPIN_S``) only when ``num_workers + 1 <=
+usable cores``. On the 2-core machine with the default 2 workers, nobody spins.
+
+Start method: ``context=None`` chooses explicitly rather than inheriting the platform default (which
+Python 3.14 changed from ``fork`` to ``forkserver`` on Linux): ``fork`` where the platform has it
+(not macOS, where system frameworks are not fork-safe) and the calling process runs no other Python
+thread (forking a multi-threaded process can copy a lock held by another thread and deadlock the
+child); otherwise ``forkserver`` where available, else ``spawn``. ``fork`` starts workers in
+milliseconds and needs nothing picklable; ``forkserver`` / ``spawn`` cost an interpreter start and
+an import of vecgym per worker. Env constructors are always sent through ``CloudpickleWrapper`` so
+lambdas and closures work under every method.
+
+Scheduling granularity is a worker: :meth:`AsyncVectorEnv.send` / :meth:`AsyncVectorEnv.recv`
+(EnvPool-style asynchronous batches) report a worker's envs when the whole worker finished its
+slice, so with ``num_workers`` workers the natural batch sizes are multiples of the slice sizes.
+"""
+
+from __future__ import annotations
+
+import enum
+import multiprocessing
+import os
+import pickle
+import signal
+import sys
+import threading
+import time
+from collections.abc import Callable, Sequence
+from multiprocessing.connection import Connection
+from multiprocessing.connection import wait as wait_connections
+from multiprocessing.reduction import send_handle
+from typing import Any, Generic
+
+import numpy as np
+import numpy.typing as npt
+
+from vecgym import error, logger
+from vecgym.core.env import ActType, Env, ObsType, RenderFrame
+from vecgym.core.spaces.space import Space
+from vecgym.vector._protocol import (
+    Command,
+    Hello,
+    RemoteError,
+    Reply,
+    Request,
+    SharedLayout,
+    create_block,
+    leaf_tree,
+    pack_command,
+    unpack_done,
+)
+from vecgym.vector._worker import WorkerConfig, async_worker
+from vecgym.vector.sync_vector_env import (
+    normalize_indices,
+    normalize_seeds,
+    split_reset_options,
+)
+from vecgym.vector.utils import (
+    CloudpickleWrapper,
+    batch_differing_spaces,
+    batch_space,
+    clear_mpi_env_vars,
+    concatenate,
+    create_empty_array,
+    iterate,
+)
+from vecgym.vector.vector_env import AutoresetMode, VectorEnv
+
+__all__ = ["AsyncState", "AsyncVectorEnv", "RemoteTraceback", "usable_cores"]
+
+PARENT_SPIN_S = 50e-6
+"""How long the parent spins on the done words before blocking, when a core is free for it."""
+WORKER_SPIN_S = 200e-6
+"""How long an idle worker spins on its command word before blocking, when a core is free for it."""
+WAIT_SLICE_S = 0.1
+"""Blocking waits are cut into slices this long; worker sentinels are checked between slices."""
+CLOSE_TIMEOUT_S = 10.0
+"""How long ``close()`` waits for workers to finish (when no timeout is given) before killing."""
+
+PENDING_MSG = "Calling `{method}` while waiting for a pending call to `{pending}` to complete."
+NO_ASYNC_MSG = "Calling `{method}` without any prior call to `{partner}`."
+TIMEOUT_MSG = (
+    "the call to `{method}` timed out after {timeout} second(s); worker(s) {workers} (envs "
+    "{envs}) are still running; their late replies will be discarded"
+)
+WORKER_DIED_MSG = (
+    "worker {worker} of AsyncVectorEnv (sub-environments {envs}) died unexpectedly with {how}; "
+    "likely causes: the environment called os._exit() or crashed the interpreter (e.g. a segfault "
+    "in native code), or the operating system killed the process (e.g. out of memory)"
+)
+BROKEN_MSG = "AsyncVectorEnv is unusable after a worker died; close it. The first failure was: {}"
+WORKER_ERROR_MSG = "{type_name}: {message} (raised in worker {worker}, sub-environment {env})"
+REMOTE_NOTE = "raised in AsyncVectorEnv worker {worker}, sub-environment {env}"
+ACTION_SHAPE_MSG = "actions must have shape {expected} (a batch for {count} env(s)), got {got}"
+ACTION_DTYPE_MSG = "actions must be castable to {expected} (same kind), got dtype {got}"
+ACTION_STRUCTURE_MSG = "actions must be a {expected} matching the action space, got {got}"
+ACTION_COUNT_MSG = "expected {expected} actions (one per env), got {got}"
+NUM_WORKERS_MSG = "num_workers must be an int >= 1 or None, got {!r}"
+BATCH_SIZE_MSG = "batch_size must be an int in [1, num_envs={}] or None, got {!r}"
+ENV_FNS_MSG = "env_fns must be a non-empty sequence of callables, got {!r}"
+OBS_MODE_MSG = (
+    "Invalid `observation_mode`, expected: 'same' or 'different' or tuple of single and batch "
+    "observation space, actual got {}"
+)
+OBS_MODE_SPACES_MSG = "Expected both elements of observation_mode to be Spaces, got {} and {}"
+CONTEXT_MSG = "context must be None or one of {}, got {!r}"
+ENV_IDS_MSG = "env_ids must be distinct env indices in [0, {}) that are not in flight; got {}"
+NOTHING_IN_FLIGHT_MSG = "Calling `recv` without any environment in flight: call `send` first."
+POOL_BUSY_MSG = "Calling `{}` while environments sent with `send` are still in flight: `recv` them."
+CLOSE_PENDING_MSG = "Calling `close` while waiting for a pending call to `{}` to complete."
+SET_ATTR_LENGTH_MSG = (
+    "Values must be a list or tuple with length equal to the number of environments. Got `{}` "
+    "values for {} environments."
+)
+CLOSED_MSG = "Trying to operate on `{}`, after a call to `close()`."
+
+_IDLE, _RUNNING, _READY = 0, 1, 2
+
+
+class AsyncState(enum.Enum):
+    """What an :class:`AsyncVectorEnv` is waiting for (Gymnasium's names and values)."""
+
+    DEFAULT = "default"
+    WAITING_RESET = "reset"
+    WAITING_STEP = "step"
+    WAITING_CALL = "call"
+
+
+class RemoteTraceback(Exception):
+    """The ``__cause__`` of an exception re-raised from a worker: its text is the remote traceback."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self.text = text
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def usable_cores() -> int:
+    """Physical cores this process may run on: psutil's physical count capped by its affinity."""
+    import psutil
+
+    physical = psutil.cpu_count(logical=False) or os.cpu_count() or 1
+    if hasattr(os, "sched_getaffinity"):
+        physical = min(physical, len(os.sched_getaffinity(0)))
+    return max(1, physical)
+
+
+def default_start_method() -> str:
+    """The start method used when ``context=None`` (see the module docstring for why)."""
+    methods = multiprocessing.get_all_start_methods()
+    if "fork" in methods and sys.platform != "darwin" and threading.active_count() == 1:
+        return "fork"
+    return "forkserver" if "forkserver" in methods else "spawn"
+
+
+def _split(num_envs: int, num_workers: int) -> list[tuple[int, int]]:
+    base, extra = divmod(num_envs, num_workers)
+    slices, start = [], 0
+    for k in range(num_workers):
+        stop = start + base + (1 if k < extra else 0)
+        slices.append((start, stop))
+        start = stop
+    return slices
+
+
+def _copy_tree(value: Any) -> Any:
+    if isinstance(value, np.ndarray):
+        return value.copy()
+    if isinstance(value, dict):
+        return {key: _copy_tree(sub) for key, sub in value.items()}
+    if isinstance(value, tuple):
+        return tuple(_copy_tree(sub) for sub in value)
+    import copy as copy_module
+
+    return copy_module.deepcopy(value)
+
+
+def _select_tree(value: Any, ids: Any) -> Any:
+    """Rows ``ids`` (a slice or an index array) of every array of a batch structure."""
+    if isinstance(value, np.ndarray):
+        return value[ids]
+    if isinstance(value, dict):
+        return {key: _select_tree(sub, ids) for key, sub in value.items()}
+    return tuple(_select_tree(sub, ids) for sub in value)
+
+
+def _select_info(infos: dict[str, Any], ids: npt.NDArray[np.intp]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in infos.items():
+        out[key] = _select_info(value, ids) if isinstance(value, dict) else value[ids]
+    return out
+
+
+def _describe_exit(exitcode: int | None) -> str:
+    if exitcode is None:
+        return "an unknown exit status"
+    if exitcode < 0:
+        try:
+            return f"signal {signal.Signals(-exitcode).name}"
+        except ValueError:
+            return f"signal {-exitcode}"
+    return f"exit code {exitcode}"
+
+
+class AsyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, ActType]):
+    """Runs environments in worker processes (several per worker), results in shared memory.
+
+    Gymnasium 1.4's ``AsyncVectorEnv`` API and results, seed for seed, plus ``num_workers`` (the
+    envs are split into that many contiguous slices, one process each) and EnvPool-style
+    asynchronous batches (:meth:`send` / :meth:`recv`, with ``batch_size``).
+
+    Args:
+        env_fns: functions that build the sub-environments (cloudpickled to the workers).
+        shared_memory: keep observations in shared memory (fixed-size spaces); ``False`` sends
+            them pickled through the pipes. Rewards, terminations and truncations (and actions of
+            fixed-size action spaces) are in shared memory either way.
+        copy: return copies of the observations from :meth:`reset` / :meth:`step`; ``False``
+            returns views of the shared buffers, overwritten by the next call.
+        context: the ``multiprocessing`` start method; ``None`` picks one explicitly (see the
+            module docstring).
+        daemon: start the workers as daemon processes.
+        worker: replaces the worker function; it is called in the child as
+            ``worker(config, conn, parent_conn, wake, done)`` (see :func:`vecgym.vector._worker.
+            async_worker`; Gymnasium's per-env worker signature does not apply here).
+        observation_mode: ``"same"``, ``"different"`` or a ``(observation_space,
+            single_observation_space)`` tuple, as in Gymnasium.
+        autoreset_mode: the autoreset mode.
+        num_workers: number of worker processes; ``None``: the usable physical cores (psutil's
+            physical count capped by the CPU affinity), at most ``num_envs``.
+        batch_size: how many envs :meth:`recv` returns; ``None``: ``num_envs``.
+
+    Example:
+        >>> import vecgym as gym
+        >>> envs = gym.vector.AsyncVectorEnv([lambda: gym.make("CartPole-v1")] * 4, num_workers=2)
+        >>> obs, infos = envs.reset(seed=42)
+        >>> obs.shape
+        (4, 4)
+        >>> obs, rewards, terminated, truncated, infos = envs.step(np.array([0, 1, 0, 1]))
+        >>> rewards
+        array([1., 1., 1., 1.])
+        >>> envs.close()
+    """
+
+    def __init__(
+        self,
+        env_fns: Sequence[Callable[[], Env[Any, Any]]],
+        shared_memory: bool = True,
+        copy: bool = True,
+        context: str | None = None,
+        daemon: bool = True,
+        worker: Callable[..., None] | None = None,
+        observation_mode: str | tuple[Space[Any], Space[Any]] = "same",
+        autoreset_mode: str | AutoresetMode = AutoresetMode.NEXT_STEP,
+        num_workers: int | None = None,
+        batch_size: int | None = None,
+    ) -> None:
+        # Attributes close() relies on come first, so a failed construction still closes cleanly.
+        self.closed = False
+        self.processes: list[Any] = []
+        self.parent_pipes: list[Connection | None] = []
+        self._broken: BaseException | None = None
+        self._state = AsyncState.DEFAULT
+
+        if not isinstance(env_fns, Sequence) or len(env_fns) == 0 or not all(
+            callable(fn) for fn in env_fns
+        ):
+            raise TypeError(ENV_FNS_MSG.format(env_fns))
+        self.env_fns = env_fns
+        self.shared_memory = shared_memory
+        self.copy = copy
+        self.daemon = daemon
+        self.worker = worker
+        self.observation_mode = observation_mode
+        self.autoreset_mode = (
+            autoreset_mode
+            if isinstance(autoreset_mode, AutoresetMode)
+            else AutoresetMode(autoreset_mode)
+        )
+        self.num_envs = len(env_fns)
+        self._check_mode(observation_mode)
+
+        cores = usable_cores()
+        if num_workers is None:
+            num_workers = min(cores, self.num_envs)
+        elif isinstance(num_workers, bool) or not isinstance(num_workers, (int, np.integer)) or (
+            num_workers < 1
+        ):
+            raise ValueError(NUM_WORKERS_MSG.format(num_workers))
+        self.num_workers = min(int(num_workers), self.num_envs)
+        if batch_size is None:
+            batch_size = self.num_envs
+        if isinstance(batch_size, bool) or not isinstance(batch_size, (int, np.integer)) or not (
+            1 <= batch_size <= self.num_envs
+        ):
+            raise ValueError(BATCH_SIZE_MSG.format(self.num_envs, batch_size))
+        self.batch_size = int(batch_size)
+
+        methods = multiprocessing.get_all_start_methods()
+        if context is not None and context not in methods:
+            raise ValueError(CONTEXT_MSG.format(methods, context))
+        self.context = context if context is not None else default_start_method()
+        self._ctx = multiprocessing.get_context(self.context)
+        self._slices = _split(self.num_envs, self.num_workers)
+        self._worker_of_env = np.concatenate(
+            [np.full(b - a, k, dtype=np.intp) for k, (a, b) in enumerate(self._slices)]
+        )
+        self._parent_spin_s = PARENT_SPIN_S if self.num_workers < cores else 0.0
+        self._worker_spin_s = WORKER_SPIN_S if self.num_workers + 1 <= cores else 0.0
+
+        self._seq = 0
+        self._outstanding = [0] * self.num_workers
+        self._pending_workers: list[int] = []
+        try:
+            self._start_workers()
+        except BaseException:
+            self.close(terminate=True)
+            raise
+
+    # --- construction -----------------------------------------------------------------------------
+    def _check_mode(self, observation_mode: Any) -> None:
+        if isinstance(observation_mode, tuple) and len(observation_mode) == 2:
+            if not all(isinstance(space, Space) for space in observation_mode):
+                raise TypeError(
+                    OBS_MODE_SPACES_MSG.format(type(observation_mode[0]), type(observation_mode[1]))
+                )
+        elif observation_mode not in ("same", "different"):
+            raise ValueError(OBS_MODE_MSG.format(observation_mode))
+
+    def _start_workers(self) -> None:
+        ctx = self._ctx
+        target = self.worker or async_worker
+        self._done = ctx.Semaphore(0)
+        self._wake = [ctx.Semaphore(0) for _ in range(self.num_workers)]
+        is_fork = self.context == "fork"
+        with clear_mpi_env_vars():
+            for k, (a, b) in enumerate(self._slices):
+                parent_conn, child_conn = ctx.Pipe()
+                config = WorkerConfig(
+                    worker_index=k,
+                    start=a,
+                    env_fns=CloudpickleWrapper(list(self.env_fns[a:b])),
+                    autoreset_mode=self.autoreset_mode,
+                    parent_pid=os.getpid(),
+                    spin_s=self._worker_spin_s,
+                )
+                process = ctx.Process(
+                    target=target,
+                    name=f"Worker<{type(self).__name__}>-{k}",
+                    args=(
+                        config,
+                        child_conn,
+                        parent_conn if is_fork else None,
+                        self._wake[k],
+                        self._done,
+                    ),
+                    daemon=self.daemon,
+                )
+                self.parent_pipes.append(parent_conn)
+                self.processes.append(process)
+                process.start()
+                child_conn.close()
+        hellos = [self._receive_startup(k) for k in range(self.num_workers)]
+        for k, hello in enumerate(hellos):
+            if hello.error is not None:
+                raise self._rebuild(hello.error, k)
+        first = hellos[0]
+        self.metadata = dict(first.metadata)
+        self.metadata["autoreset_mode"] = self.autoreset_mode
+        self.render_mode = first.render_mode
+        self.single_action_space = first.action_space
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+        self._set_observation_spaces(first.observation_space)
+        self._attach()
+
+    def _set_observation_spaces(self, first_space: Space[Any]) -> None:
+        mode = self.observation_mode
+        if isinstance(mode, tuple):
+            self.observation_space, self.single_observation_space = mode
+        elif mode == "same":
+            self.single_observation_space = first_space
+            self.observation_space = batch_space(first_space, self.num_envs)
+        else:  # "different": provisional, replaced by the batch of every env's space once attached
+            self.single_observation_space = first_space
+            self.observation_space = batch_space(first_space, self.num_envs)
+
+    def _attach(self) -> None:
+        obs_tree = leaf_tree(self.single_observation_space) if self.shared_memory else None
+        action_tree = leaf_tree(self.single_action_space)
+        layout = SharedLayout(self.num_envs, self.num_workers, obs_tree, action_tree).plan()
+        fd, self._block = create_block(layout.size)
+        try:
+            self._views = layout.views(self._block)
+            self._seq += 1
+            payload = (
+                layout,
+                self.observation_mode if isinstance(self.observation_mode, str) else "different",
+                self.single_observation_space,
+                self.single_action_space,
+            )
+            for k, conn in enumerate(self.parent_pipes):
+                assert conn is not None
+                conn.send(Request(self._seq, Command.ATTACH, payload))
+                send_handle(conn, fd, self.processes[k].pid)
+            for k in range(self.num_workers):
+                reply = self._receive_startup(k)
+                assert isinstance(reply, Reply)
+                if reply.error is not None:
+                    raise self._rebuild(reply.error, k)
+        finally:
+            os.close(fd)
+        views = self._views
+        self._obs_in_shm = obs_tree is not None
+        self._actions_in_shm = action_tree is not None
+        if self._obs_in_shm:
+            self.observations = views.observations
+            self._last_obs: list[Any] = []
+        else:
+            self.observations = create_empty_array(
+                self.single_observation_space, n=self.num_envs, fn=np.zeros
+            )
+            self._last_obs = [None] * self.num_envs
+        views.step_mask[:] = True
+        self._mask_all = True
+        self._env_state = np.zeros(self.num_envs, dtype=np.int8)
+        self._pool_infos: dict[int, dict[str, Any]] = {}
+        self._ready: list[int] = []
+        self._queued: dict[int, list[int]] = {}
+        self._queued_payload: dict[int, Any] = {}
+        self._last_recv: npt.NDArray[np.intp] | None = None
+        if self.observation_mode == "different":
+            spaces = self.get_attr("observation_space")
+            self.single_observation_space = spaces[0]
+            self.observation_space = batch_differing_spaces(list(spaces))
+
+    def _receive_startup(self, k: int) -> Any:
+        """The next start-up message of worker ``k`` (raising WorkerDied if it dies first)."""
+        conn = self.parent_pipes[k]
+        assert conn is not None
+        while True:
+            ready = wait_connections([conn, self.processes[k].sentinel], WAIT_SLICE_S)
+            if conn in ready:
+                try:
+                    return conn.recv()
+                except (EOFError, OSError):
+                    pass
+            if ready:
+                self.processes[k].join(1.0)
+                raise self._died(k)
+
+    # --- properties ---------------------------------------------------------------------------------
+    @property
+    def np_random_seed(self) -> tuple[int, ...]:  # type: ignore[override]
+        """The ``np_random_seed`` of every sub-environment."""
+        return self.get_attr("np_random_seed")
+
+    @property
+    def np_random(self) -> tuple[np.random.Generator, ...]:  # type: ignore[override]
+        """The ``np_random`` generator of every sub-environment (copies, from the workers)."""
+        return self.get_attr("np_random")
+
+    # --- reset ------------------------------------------------------------------------------------
+    def reset(
+        self,
+        *,
+        seed: int | Sequence[int | None] | None = None,
+        options: dict[str, Any] | None = None,
+    ) -> tuple[ObsType, dict[str, Any]]:
+        """Reset the sub-environments (all, or those of ``options["reset_mask"]``).
+
+        Args:
+            seed: ``None``, an int ``s`` (env ``i`` gets ``s + i``) or one seed per env.
+            options: passed to every env's ``reset``; the key ``"reset_mask"`` (a bool array of
+                shape ``(num_envs,)``) selects the envs reset, the others keep their observation.
+
+        Returns:
+            The batched observations and infos. A reset clears any pending autoreset of the envs
+            it resets.
+        """
+        self.reset_async(seed=seed, options=options)
+        return self.reset_wait()
+
+    def reset_async(
+        self,
+        seed: int | Sequence[int | None] | None = None,
+        options: dict[str, Any] | None = None,
+    ) -> None:
+        """Start resetting the sub-environments; collect the results with :meth:`reset_wait`.
+
+        Raises:
+            ClosedEnvironmentError: after ``close()``.
+            AlreadyPendingCallError: another ``*_async`` call is pending.
+        """
+        self._assert_is_running()
+        seeds = normalize_seeds(seed, self.num_envs)
+        self._assert_idle("reset_async")
+        reset_mask, env_options = split_reset_options(options, self.num_envs)
+        mask = np.ones(self.num_envs, dtype=np.bool_) if reset_mask is None else reset_mask
+        workers = [k for k, (a, b) in enumerate(self._slices) if mask[a:b].any()]
+        self._prepare(workers)
+        self._discard_pool()
+        for k in workers:
+            a, b = self._slices[k]
+            self._post(k, Command.RESET, (seeds[a:b], env_options, mask[a:b].tolist()))
+        self._pending_workers = workers
+        self._state = AsyncState.WAITING_RESET
+
+    def reset_wait(self, timeout: float | None = None) -> tuple[ObsType, dict[str, Any]]:
+        """Wait for :meth:`reset_async` and return ``(observations, infos)``.
+
+        Args:
+            timeout: seconds to wait; ``None`` waits as long as it takes.
+
+        Raises:
+            NoAsyncCallError: no :meth:`reset_async` pending.
+            WaitTimeout: the timeout elapsed (also a ``TimeoutError``); the late results are
+                discarded and the next call gets fresh ones.
+            WorkerDied: a worker process died.
+        """
+        self._assert_is_running()
+        if self._state is not AsyncState.WAITING_RESET:
+            raise error.NoAsyncCallError(
+                NO_ASYNC_MSG.format(method="reset_wait", partner="reset_async"),
+                AsyncState.WAITING_RESET.value,
+            )
+        replies = self._gather("reset_wait", timeout)
+        infos = self._merge(replies)
+        return self._observations_out(), infos
+
+    # --- step -------------------------------------------------------------------------------------
+    def step(
+        self, actions: ActType
+    ) -> tuple[
+        ObsType,
+        npt.NDArray[np.float64],
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.bool_],
+        dict[str, Any],
+    ]:
+        """Step every sub-environment with its action (autoresetting per ``autoreset_mode``).
+
+        Args:
+            actions: a batch of actions, an element of :attr:`action_space`. Fixed-size actions are
+                checked (shape, and dtype castable with ``same_kind``) before anything is stepped
+                and converted to the action space's dtype.
+
+        Returns:
+            ``(observations, rewards, terminations, truncations, infos)``; rewards, terminations
+            and truncations are new arrays; observations are copies (``copy=True``) or views of
+            the shared buffers that the next call overwrites (``copy=False``).
+        """
+        self.step_async(actions)
+        return self.step_wait()
+
+    def step_async(self, actions: ActType) -> None:
+        """Send the actions and start stepping; collect the results with :meth:`step_wait`.
+
+        Raises:
+            ClosedEnvironmentError: after ``close()``.
+            AlreadyPendingCallError: another ``*_async`` call is pending.
+            ValueError / TypeError: actions that do not fit the batched action space (nothing is
+                stepped then).
+        """
+        self._assert_is_running()
+        self._assert_idle("step_async")
+        payload = self._write_actions(actions, None)
+        workers = list(range(self.num_workers))
+        self._prepare(workers)
+        self._discard_pool()
+        if not self._mask_all:
+            self._views.step_mask[:] = True
+            self._mask_all = True
+        for k in workers:
+            self._post(k, Command.STEP, payload)
+        self._pending_workers = workers
+        self._state = AsyncState.WAITING_STEP
+
+    def step_wait(
+        self, timeout: float | None = None
+    ) -> tuple[
+        ObsType,
+        npt.NDArray[np.float64],
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.bool_],
+        dict[str, Any],
+    ]:
+        """Wait for :meth:`step_async` and return the batched step results (see :meth:`step`).
+
+        Raises:
+            NoAsyncCallError: no :meth:`step_async` pending.
+            WaitTimeout: the timeout elapsed; late results are discarded, never returned later.
+            WorkerDied: a worker process died.
+            Exception: the exception an env raised (its own type, ``__cause__`` the remote
+                traceback). The envs after it in the same worker were not stepped; ``reset()``
+                brings the vector env back to a known state.
+        """
+        self._assert_is_running()
+        if self._state is not AsyncState.WAITING_STEP:
+            raise error.NoAsyncCallError(
+                NO_ASYNC_MSG.format(method="step_wait", partner="step_async"),
+                AsyncState.WAITING_STEP.value,
+            )
+        replies = self._gather("step_wait", timeout)
+        infos = self._merge(replies) if replies else {}
+        views = self._views
+        return (
+            self._observations_out(),
+            views.rewards.copy(),
+            views.terminated.copy(),
+            views.truncated.copy(),
+            infos,
+        )
+
+    # --- EnvPool-style asynchronous batches ---------------------------------------------------------
+    def send(self, actions: Any, env_ids: Any = None) -> None:
+        """Step the envs ``env_ids`` with ``actions`` without waiting (EnvPool's ``send``).
+
+        Each worker steps the listed envs of its slice; an env whose worker is still busy is
+        queued and starts when that worker finishes. Collect results with :meth:`recv`.
+
+        Args:
+            actions: a batch of ``len(env_ids)`` actions, in the order of ``env_ids``.
+            env_ids: env indices not in flight; ``None``: the ids returned by the last
+                :meth:`recv` (all envs before the first one).
+
+        Raises:
+            ValueError: bad ``env_ids`` or actions (nothing is sent then).
+        """
+        self._assert_is_running()
+        self._assert_idle("send")
+        if env_ids is None:
+            ids = (
+                np.arange(self.num_envs, dtype=np.intp)
+                if self._last_recv is None
+                else self._last_recv
+            )
+        else:
+            ids = np.asarray(env_ids)
+            if ids.ndim == 0:
+                ids = ids.reshape(1)
+        if (
+            ids.ndim != 1
+            or ids.size == 0
+            or not np.issubdtype(ids.dtype, np.integer)
+            or ids.min() < 0
+            or ids.max() >= self.num_envs
+            or np.unique(ids).size != ids.size
+            or (self._env_state[ids] == _RUNNING).any()
+        ):
+            raise ValueError(ENV_IDS_MSG.format(self.num_envs, env_ids))
+        ids = ids.astype(np.intp)
+        payload = self._write_actions(actions, ids)
+        self._last_recv = None
+        # Results not yet received for these envs are dropped: they are being stepped again.
+        for i in ids.tolist():
+            if self._env_state[i] == _READY:
+                self._ready.remove(i)
+                self._pool_infos.pop(i, None)
+        self._env_state[ids] = _RUNNING
+        by_worker: dict[int, list[int]] = {}
+        for i in ids.tolist():
+            by_worker.setdefault(int(self._worker_of_env[i]), []).append(i)
+        for k, env_list in by_worker.items():
+            if self._outstanding[k]:
+                self._queued.setdefault(k, []).extend(env_list)
+                if payload is not None:
+                    self._queued_payload.update({i: payload[i] for i in env_list})
+            else:
+                self._dispatch_subset(k, env_list, payload)
+
+    def _dispatch_subset(self, k: int, env_list: list[int], payload: dict[int, Any] | None) -> None:
+        a, b = self._slices[k]
+        mask = self._views.step_mask
+        mask[a:b] = False
+        mask[env_list] = True
+        self._mask_all = False
+        self._post(k, Command.STEP, payload)
+
+    def recv(
+        self, timeout: float | None = None
+    ) -> tuple[
+        Any,
+        npt.NDArray[np.float64],
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.bool_],
+        dict[str, Any],
+        npt.NDArray[np.intp],
+    ]:
+        """Wait for the first ``batch_size`` envs to finish (EnvPool's ``recv``).
+
+        Returns ``(observations, rewards, terminations, truncations, infos, env_ids)`` for the
+        envs ``env_ids`` (ascending); fewer than ``batch_size`` only when fewer are in flight.
+        Envs finish a whole worker at a time. When ``env_ids`` are contiguous and ``copy=False``
+        the observations are views of the shared buffers (zero-copy).
+
+        Raises:
+            NoAsyncCallError: nothing was sent.
+            WaitTimeout: no batch was complete in time (what finished stays ready for later).
+        """
+        self._assert_is_running()
+        running = self._env_state == _RUNNING
+        if not running.any() and not self._ready:
+            raise error.NoAsyncCallError(NOTHING_IN_FLIGHT_MSG, "recv")
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while len(self._ready) < self.batch_size and (self._env_state == _RUNNING).any():
+            busy = [k for k in range(self.num_workers) if self._outstanding[k]]
+            finished = self._wait_done(busy, deadline, need=1, method="recv", timeout=timeout)
+            for k in finished:
+                self._collect_pool(k)
+        take = sorted(self._ready[: self.batch_size])
+        del self._ready[: self.batch_size]
+        ids = np.asarray(take, dtype=np.intp)
+        self._env_state[ids] = _IDLE
+        self._last_recv = ids
+        infos: dict[str, Any] = {}
+        for i in take:
+            info = self._pool_infos.pop(i, None)
+            if info:
+                infos = self._add_info(infos, info, i)
+        infos = _select_info(infos, ids)
+        contiguous = take == list(range(take[0], take[0] + len(take)))
+        selector: Any = slice(take[0], take[0] + len(take)) if contiguous else ids
+        if self._obs_in_shm:
+            obs = _select_tree(self.observations, selector)
+            if self.copy and contiguous:
+                obs = _copy_tree(obs)
+        else:
+            obs = concatenate(
+                self.single_observation_space,
+                [self._last_obs[i] for i in take],
+                create_empty_array(self.single_observation_space, n=len(take), fn=np.zeros),
+            )
+        views = self._views
+        return (
+            obs,
+            views.rewards[ids],
+            views.terminated[ids],
+            views.truncated[ids],
+            infos,
+            ids,
+        )
+
+    def _collect_pool(self, k: int) -> None:
+        reply = self._take_reply(k)
+        self._outstanding[k] = 0
+        a, b = self._slices[k]
+        stepped = [i for i in range(a, b) if self._env_state[i] == _RUNNING]
+        if reply is not None:
+            if reply.observations is not None:
+                for i, obs in reply.observations:
+                    self._last_obs[i] = obs
+            for i, info in reply.infos:
+                self._pool_infos[i] = info
+        queued = self._queued.pop(k, [])
+        # Envs queued while the worker ran are still RUNNING but were not stepped yet.
+        done_now = [i for i in stepped if i not in queued]
+        for i in done_now:
+            self._env_state[i] = _READY
+        self._ready.extend(done_now)
+        if reply is not None and reply.error is not None:
+            raise self._rebuild(reply.error, k)
+        if queued:
+            payload = None
+            if not self._actions_in_shm:
+                payload = {i: self._queued_payload.pop(i) for i in queued}
+            self._dispatch_subset(k, queued, payload)
+
+    def _discard_pool(self) -> None:
+        if (self._env_state == _RUNNING).any():
+            raise error.AlreadyPendingCallError(POOL_BUSY_MSG.format("a vector call"), "send")
+        self._env_state[:] = _IDLE
+        self._ready.clear()
+        self._pool_infos.clear()
+        self._last_recv = None
+
+    # --- call / attributes / render -----------------------------------------------------------------
+    def call(
+        self, name: str, *args: Any, indices: int | Sequence[int] | None = None, **kwargs: Any
+    ) -> tuple[Any, ...]:
+        """Call method ``name`` (or read attribute ``name``) of each sub-environment.
+
+        Args:
+            name: the method or attribute.
+            *args: positional arguments of the call.
+            indices: a vecgym addition: only these envs (results in that order); consumed here.
+            **kwargs: keyword arguments of the call.
+
+        Returns:
+            One result per env.
+        """
+        self.call_async(name, *args, indices=indices, **kwargs)
+        return self.call_wait()
+
+    def render(self) -> tuple[RenderFrame, ...] | None:  # type: ignore[override]
+        """The frames rendered by every sub-environment (``call("render")``)."""
+        return self.call("render")
+
+    def call_async(
+        self, name: str, *args: Any, indices: int | Sequence[int] | None = None, **kwargs: Any
+    ) -> None:
+        """Start :meth:`call`; collect the results with :meth:`call_wait`."""
+        self._assert_is_running()
+        self._assert_idle("call_async")
+        selected = normalize_indices(indices, self.num_envs)
+        by_worker = self._group(selected)
+        self._prepare(list(by_worker))
+        for k, env_list in by_worker.items():
+            self._post(k, Command.CALL, (env_list, name, args, kwargs))
+        self._call_order = selected
+        self._pending_workers = list(by_worker)
+        self._state = AsyncState.WAITING_CALL
+
+    def call_wait(self, timeout: float | None = None) -> tuple[Any, ...]:
+        """Wait for :meth:`call_async`; one result per selected env, in the selected order.
+
+        Raises:
+            NoAsyncCallError: no :meth:`call_async` pending.
+            WaitTimeout: the timeout elapsed (late results are discarded).
+        """
+        self._assert_is_running()
+        if self._state is not AsyncState.WAITING_CALL:
+            raise error.NoAsyncCallError(
+                NO_ASYNC_MSG.format(method="call_wait", partner="call_async"),
+                AsyncState.WAITING_CALL.value,
+            )
+        replies = self._gather("call_wait", timeout)
+        results: dict[int, Any] = {}
+        for k, reply in replies:
+            assert reply is not None and reply.results is not None
+            env_list = self._group(self._call_order)[k]
+            for i, value in zip(env_list, reply.results):
+                results[i] = value
+        return tuple(results[i] for i in self._call_order)
+
+    def get_attr(
+        self, name: str, *, indices: int | Sequence[int] | None = None
+    ) -> tuple[Any, ...]:
+        """The attribute ``name`` of each sub-environment (Gymnasium's async ``get_attr``: a
+        callable attribute is called)."""
+        return self.call(name, indices=indices)
+
+    def set_attr(
+        self, name: str, values: Any, *, indices: int | Sequence[int] | None = None
+    ) -> None:
+        """Set attribute ``name`` of the sub-environments.
+
+        Args:
+            name: the attribute.
+            values: one value per selected env (a list or tuple), or one value for all.
+            indices: a vecgym addition: only these envs; ``None`` for all.
+
+        Raises:
+            ValueError: a list or tuple of the wrong length.
+        """
+        self._assert_is_running()
+        selected = normalize_indices(indices, self.num_envs)
+        if not isinstance(values, (list, tuple)):
+            values = [values] * len(selected)
+        if len(values) != len(selected):
+            raise ValueError(SET_ATTR_LENGTH_MSG.format(len(values), len(selected)))
+        self._assert_idle("set_attr")
+        by_worker = self._group(selected)
+        value_of = dict(zip(selected, values))
+        self._prepare(list(by_worker))
+        for k, env_list in by_worker.items():
+            self._post(k, Command.SET_ATTR, (env_list, name, [value_of[i] for i in env_list]))
+        self._pending_workers = list(by_worker)
+        self._state = AsyncState.WAITING_CALL
+        self._gather("set_attr", None)
+
+    def _group(self, selected: list[int]) -> dict[int, list[int]]:
+        groups: dict[int, list[int]] = {}
+        for i in selected:
+            groups.setdefault(int(self._worker_of_env[i]), []).append(i)
+        return groups
+
+    # --- protocol helpers ---------------------------------------------------------------------------
+    def _assert_is_running(self) -> None:
+        if self.closed:
+            raise error.ClosedEnvironmentError(CLOSED_MSG.format(type(self).__name__))
+        if self._broken is not None:
+            raise error.WorkerDied(BROKEN_MSG.format(self._broken))
+
+    def _assert_idle(self, method: str) -> None:
+        if self._state is not AsyncState.DEFAULT:
+            raise error.AlreadyPendingCallError(
+                PENDING_MSG.format(method=method, pending=self._state.value),
+                str(self._state.value),
+            )
+
+    def _write_actions(self, actions: Any, ids: npt.NDArray[np.intp] | None) -> dict[int, Any] | None:
+        """Check the actions and put them where the workers read them.
+
+        Returns:
+            ``None`` when the actions went into shared memory, else ``{env_index: action}`` for
+            the pickled request.
+        """
+        count = self.num_envs if ids is None else len(ids)
+        if not self._actions_in_shm:
+            items = list(iterate(self.action_space if ids is None else batch_space(
+                self.single_action_space, count), actions))
+            if len(items) != count:
+                raise ValueError(ACTION_COUNT_MSG.format(expected=count, got=len(items)))
+            targets = range(self.num_envs) if ids is None else ids.tolist()
+            return dict(zip(targets, items))
+        arrays: list[np.ndarray] = []
+        self._check_action_tree(actions, self._views.actions, count, arrays)
+        rows: Any = slice(None) if ids is None else ids
+        for leaf, value in zip(self._views.action_leaves, arrays):
+            leaf[rows] = value
+        return None
+
+    def _check_action_tree(
+        self, value: Any, views: Any, count: int, out: list[np.ndarray]
+    ) -> None:
+        if isinstance(views, np.ndarray):
+            array = value if isinstance(value, np.ndarray) else np.asarray(value)
+            expected = (count, *views.shape[1:])
+            if array.shape != expected:
+                raise ValueError(
+                    ACTION_SHAPE_MSG.format(expected=expected, count=count, got=array.shape)
+                )
+            if array.dtype != views.dtype and not np.can_cast(
+                array.dtype, views.dtype, casting="same_kind"
+            ):
+                raise TypeError(ACTION_DTYPE_MSG.format(expected=views.dtype, got=array.dtype))
+            out.append(array)
+        elif isinstance(views, dict):
+            if not isinstance(value, dict) or set(value) != set(views):
+                raise TypeError(ACTION_STRUCTURE_MSG.format(expected="dict", got=value))
+            for key, sub in views.items():
+                self._check_action_tree(value[key], sub, count, out)
+        else:
+            if not isinstance(value, (tuple, list)) or len(value) != len(views):
+                raise TypeError(ACTION_STRUCTURE_MSG.format(expected="tuple", got=value))
+            for item, sub in zip(value, views):
+                self._check_action_tree(item, sub, count, out)
+
+    def _prepare(self, workers: list[int]) -> None:
+        """Wait for workers still busy with a command whose ``*_wait`` timed out (discarding it)."""
+        late = [k for k in workers if self._outstanding[k]]
+        if late:
+            finished = self._wait_done(late, None, need=len(late), method="", timeout=None)
+            for k in finished:
+                self._take_reply(k)
+                self._outstanding[k] = 0
+
+    def _post(self, k: int, command: Command, payload: Any) -> None:
+        self._seq += 1
+        seq = self._seq
+        self._views.command[k] = pack_command(seq, command)
+        self._wake[k].release()
+        self._outstanding[k] = seq
+        if command is not Command.STEP or payload is not None:
+            conn = self.parent_pipes[k]
+            assert conn is not None
+            try:
+                conn.send(Request(seq, command, payload))
+            except (BrokenPipeError, OSError):
+                raise self._died(k) from None
+
+    def _wait_done(
+        self,
+        workers: list[int],
+        deadline: float | None,
+        *,
+        need: int,
+        method: str,
+        timeout: float | None,
+    ) -> list[int]:
+        """Wait until ``need`` of ``workers`` have finished their outstanding command."""
+        done_words = self._views.done
+        outstanding = self._outstanding
+        pending = list(workers)
+        finished: list[int] = []
+        spin_s = self._parent_spin_s
+        while True:
+            for k in pending[:]:
+                if int(done_words[k]) >> 2 == outstanding[k]:
+                    pending.remove(k)
+                    finished.append(k)
+            if len(finished) >= need or not pending:
+                return finished
+            if spin_s > 0.0:
+                end = time.perf_counter() + spin_s
+                while time.perf_counter() < end:
+                    if any(int(done_words[k]) >> 2 == outstanding[k] for k in pending):
+                        break
+                else:
+                    spin_s = 0.0  # spun once in vain: block from now on
+                if any(int(done_words[k]) >> 2 == outstanding[k] for k in pending):
+                    continue
+            slice_s = WAIT_SLICE_S
+            if deadline is not None:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    envs = [i for k in pending for i in range(*self._slices[k])]
+                    raise error.WaitTimeout(
+                        TIMEOUT_MSG.format(method=method, timeout=timeout, workers=pending, envs=envs)
+                    )
+                slice_s = min(slice_s, remaining)
+            if not self._done.acquire(True, slice_s):
+                for k in pending:
+                    if self.processes[k].exitcode is not None and (
+                        int(done_words[k]) >> 2 != outstanding[k]
+                    ):
+                        raise self._died(k)
+
+    def _take_reply(self, k: int) -> Reply | None:
+        """The reply of worker ``k`` to its outstanding command, if its done word announced one."""
+        seq, has_reply = unpack_done(int(self._views.done[k]))
+        if not has_reply:
+            return None
+        conn = self.parent_pipes[k]
+        assert conn is not None
+        while True:
+            ready = wait_connections([conn, self.processes[k].sentinel], None)
+            if conn in ready or conn.poll():
+                try:
+                    message = conn.recv()
+                except (EOFError, OSError):
+                    raise self._died(k) from None
+                if isinstance(message, Reply) and message.seq == seq:
+                    return message
+                continue  # a late reply to a command whose wait timed out
+            raise self._died(k)
+
+    def _gather(self, method: str, timeout: float | None) -> list[tuple[int, Reply | None]]:
+        """Collect the pending command's completion from every targeted worker."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        workers = self._pending_workers
+        try:
+            self._wait_done(
+                workers, deadline, need=len(workers), method=method, timeout=timeout
+            )
+        except error.WaitTimeout:
+            self._state = AsyncState.DEFAULT
+            self._pending_workers = []
+            raise
+        except error.WorkerDied:
+            self._state = AsyncState.DEFAULT
+            raise
+        self._state = AsyncState.DEFAULT
+        self._pending_workers = []
+        replies: list[tuple[int, Reply | None]] = []
+        for k in sorted(workers):
+            reply = self._take_reply(k)
+            self._outstanding[k] = 0
+            replies.append((k, reply))
+        first_error = next(
+            ((k, reply.error) for k, reply in replies if reply is not None and reply.error),
+            None,
+        )
+        if first_error is not None:
+            raise self._rebuild(first_error[1], first_error[0])
+        return [(k, reply) for k, reply in replies if reply is not None]
+
+    def _merge(self, replies: list[tuple[int, Reply | None]]) -> dict[str, Any]:
+        """Fold the replies' observations into the batch and their infos into one dict."""
+        infos: dict[str, Any] = {}
+        changed = False
+        for _, reply in replies:
+            assert reply is not None
+            if reply.observations:
+                for i, obs in reply.observations:
+                    self._last_obs[i] = obs
+                changed = True
+            for i, info in reply.infos:
+                infos = self._add_info(infos, info, i)
+        if changed or (not self._obs_in_shm and replies):
+            self.observations = concatenate(
+                self.single_observation_space, self._last_obs, self.observations
+            )
+        return infos
+
+    def _observations_out(self) -> Any:
+        return _copy_tree(self.observations) if self.copy else self.observations
+
+    # --- errors -----------------------------------------------------------------------------------
+    def _died(self, k: int) -> error.WorkerDied:
+        process = self.processes[k]
+        process.join(0.5)
+        a, b = self._slices[k]
+        exc = error.WorkerDied(
+            WORKER_DIED_MSG.format(
+                worker=k, envs=list(range(a, b)), how=_describe_exit(process.exitcode)
+            ),
+            worker=k,
+            env_indices=tuple(range(a, b)),
+            exitcode=process.exitcode,
+        )
+        self._broken = exc
+        self._state = AsyncState.DEFAULT
+        return exc
+
+    def _rebuild(self, remote: RemoteError, k: int) -> BaseException:
+        """The exception to raise in the parent for ``remote`` (worker ``k``)."""
+        exc: BaseException | None = None
+        if remote.pickled is not None:
+            try:
+                exc = pickle.loads(remote.pickled)
+            except Exception:
+                exc = None
+        if exc is not None:
+            if exc.args and isinstance(exc.args[0], str):
+                exc.args = (
+                    f"{exc.args[0]} ({REMOTE_NOTE.format(worker=k, env=remote.env_index)})",
+                    *exc.args[1:],
+                )
+            if hasattr(exc, "add_note"):
+                exc.add_note(REMOTE_NOTE.format(worker=k, env=remote.env_index))
+        else:
+            exc = error.WorkerError(
+                WORKER_ERROR_MSG.format(
+                    type_name=remote.type_name,
+                    message=remote.message,
+                    worker=k,
+                    env=remote.env_index,
+                ),
+                worker=k,
+                env_index=remote.env_index,
+                type_name=remote.type_name,
+                remote_traceback=remote.traceback_text,
+            )
+        exc.__cause__ = RemoteTraceback(remote.traceback_text)
+        return exc
+
+    # --- closing ----------------------------------------------------------------------------------
+    def close_extras(self, timeout: float | None = None, terminate: bool = False) -> None:
+        """Stop the workers and release the shared memory; never raises, never hangs.
+
+        Args:
+            timeout: seconds to wait for the workers to finish and exit (``None``:
+                ``CLOSE_TIMEOUT_S``); stragglers are terminated, then killed.
+            terminate: terminate the workers at once instead of asking them to close their envs.
+        """
+        budget = CLOSE_TIMEOUT_S if timeout is None else max(0.0, timeout)
+        deadline = time.monotonic() + budget
+        try:
+            if self._state is not AsyncState.DEFAULT:
+                logger.warn(CLOSE_PENDING_MSG.format(self._state.value))
+                self._state = AsyncState.DEFAULT
+            if not terminate and self._broken is None and hasattr(self, "_views"):
+                self._close_gracefully(deadline)
+        except Exception:  # close never raises: whatever failed, the workers are stopped below
+            pass
+        self._stop_processes(deadline if not terminate else time.monotonic())
+        for conn in self.parent_pipes:
+            try:
+                if conn is not None:
+                    conn.close()
+            except Exception:
+                pass
+        self.parent_pipes = [None] * len(self.parent_pipes)
+        # Named semaphores (forkserver / spawn) are unlinked when the last reference goes.
+        self._wake = []
+        self._done = None
+
+    def _close_gracefully(self, deadline: float) -> None:
+        live = [k for k, p in enumerate(self.processes) if p.exitcode is None]
+        late = [k for k in live if self._outstanding[k]]
+        if late:
+            finished = self._wait_done(
+                late, deadline, need=len(late), method="close", timeout=None
+            )
+            for k in finished:
+                self._take_reply(k)
+                self._outstanding[k] = 0
+        for k in live:
+            self._post(k, Command.CLOSE, None)
+        self._wait_done(live, deadline, need=len(live), method="close", timeout=None)
+
+    def _stop_processes(self, deadline: float) -> None:
+        for process in self.processes:
+            try:
+                process.join(max(0.0, deadline - time.monotonic()))
+            except Exception:
+                pass
+        stragglers = [p for p in self.processes if _alive(p)]
+        for process in stragglers:
+            try:
+                process.terminate()
+            except Exception:
+                pass
+        for process in stragglers:
+            try:
+                process.join(1.0)
+                if _alive(process):
+                    process.kill()
+                    process.join(1.0)
+            except Exception:
+                pass
+
+    def __del__(self) -> None:
+        """Terminate the workers if the env was never closed; never raises."""
+        try:
+            if not getattr(self, "closed", True):
+                self.close(terminate=True)
+        except Exception:
+            pass
+
+    def __repr__(self) -> str:
+        spec = getattr(self, "spec", None)
+        head = f"{spec.id}, " if spec is not None else ""
+        return f"AsyncVectorEnv({head}num_envs={self.num_envs})"
+
+
+def _alive(process: Any) -> bool:
+    try:
+        return process.pid is not None and process.is_alive()
+    except Exception:
+        return False
+

@@ -1,0 +1,526 @@
+"""A vector environment that steps its sub-environments one after another in this process."""
+
+from __future__ import annotations
+
+import copy as copy_module
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, Generic
+
+import numpy as np
+import numpy.typing as npt
+
+from vecgym import error
+from vecgym.core.env import ActType, Env, ObsType, RenderFrame
+from vecgym.core.spaces.space import Space
+from vecgym.core.spaces.utils import is_space_dtype_shape_equiv
+from vecgym.vector.autoreset import AutoresetEnv
+from vecgym.vector.utils.space_utils import (
+    batch_differing_spaces,
+    batch_space,
+    concatenate,
+    create_empty_array,
+    is_array_batchable,
+    iterate,
+    make_batch_writer,
+)
+from vecgym.vector.vector_env import AutoresetMode, VectorEnv
+
+__all__ = [
+    "SyncVectorEnv",
+    "check_reset_mask",
+    "normalize_indices",
+    "normalize_seeds",
+    "split_reset_options",
+]
+
+NO_ENVS_MSG = "env_fns must contain at least one environment factory, got none"
+OBS_MODE_MSG = (
+    "Invalid `observation_mode`, expected: 'same' or 'different' or tuple of single and batch "
+    "observation space, actual got {}"
+)
+OBS_MODE_SPACES_MSG = "Expected both elements of observation_mode to be Spaces, got {} and {}"
+SAME_SPACE_MSG = (
+    "SyncVectorEnv(..., observation_mode='same') however the sub-environments observation spaces "
+    "are not equivalent. single_observation_space={}, sub-environment {} observation_space={}. If "
+    "this is intentional, use `observation_mode='different'` instead."
+)
+DIFFERENT_SPACE_MSG = (
+    "SyncVectorEnv(..., observation_mode='different' or custom space) however the sub-environments "
+    "observation spaces do not share a common shape and dtype, single_observation_space={}, "
+    "sub-environment {} observation space={}"
+)
+ACTION_SPACE_MSG = (
+    "Sub-environment {} action space must equal the `single_action_space`, action_space={}, "
+    "single_action_space={}"
+)
+SEED_LENGTH_MSG = (
+    "If seeds are passed as a list the length must match num_envs={} but got length={}."
+)
+SEED_TYPE_MSG = "seed must be None, an int or a list of int / None (one per env), got {}"
+RESET_MASK_TYPE_MSG = "`options['reset_mask']` must be a numpy array, got {}"
+RESET_MASK_SHAPE_MSG = "`options['reset_mask']` must have shape `({},)`, got {}"
+RESET_MASK_DTYPE_MSG = "`options['reset_mask']` must have `dtype=np.bool_`, got {}"
+RESET_MASK_EMPTY_MSG = (
+    "`options['reset_mask']` must contain a boolean array with at least one True value, got "
+    "reset_mask={}"
+)
+ACTIONS_LENGTH_MSG = "expected a batch of {} actions (one per env), got an array of shape {}"
+SET_ATTR_LENGTH_MSG = (
+    "Values must be a list or tuple with length equal to the number of environments. Got `{}` "
+    "values for {} environments."
+)
+INDICES_RANGE_MSG = "indices must be env indices in [0, {}), got {}"
+INDICES_TYPE_MSG = "indices must be None, an int or a sequence of ints, got {!r}"
+CLOSED_MSG = "Trying to operate on `{}`, after a call to `close()`."
+
+
+class SyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, ActType]):
+    """Runs several environments one after another in the calling process.
+
+    Gymnasium's ``SyncVectorEnv`` with the same constructor, results and seeding; faster (each
+    observation is written straight into a preallocated batch, empty infos cost nothing), with
+    :meth:`call`, :meth:`get_attr` and :meth:`set_attr` taking optional ``indices``.
+
+    Args:
+        env_fns: functions that create the sub-environments, one per env.
+        copy: ``True``: :meth:`reset` and :meth:`step` return observations the caller owns.
+            ``False``: they return the vector env's own batch buffer, which the next ``reset`` /
+            ``step`` overwrites in place (for array observation spaces the same object each time).
+        observation_mode: how the observation spaces are batched: ``"same"`` (every env has the
+            same space, batched with :func:`batch_space`), ``"different"`` (spaces of one shape and
+            dtype but other parameters, batched with :func:`batch_differing_spaces`), or a tuple
+            ``(batched_space, single_space)`` given by the caller.
+        autoreset_mode: an :class:`AutoresetMode` (or its value string), see
+            :mod:`vecgym.vector.autoreset`.
+
+    Raises:
+        ValueError: ``env_fns`` is empty, or ``observation_mode`` / ``autoreset_mode`` is invalid.
+        TypeError: ``observation_mode`` is a tuple whose items are not spaces.
+        RuntimeError: a sub-environment's spaces do not match the first one's as the mode requires.
+
+    Example:
+        >>> import numpy as np
+        >>> import vecgym as gym
+        >>> envs = SyncVectorEnv([lambda: gym.make("CartPole-v1") for _ in range(2)])
+        >>> obs, infos = envs.reset(seed=42)
+        >>> obs.shape, infos
+        ((2, 4), {})
+        >>> obs, rewards, terminations, truncations, infos = envs.step(np.array([0, 1]))
+        >>> rewards, terminations
+        (array([1., 1.]), array([False, False]))
+        >>> envs.close()
+    """
+
+    env_fns: Sequence[Callable[[], Env[Any, Any]]]
+    envs: list[Env[Any, Any]]
+    copy: bool
+    observation_mode: str | tuple[Space[Any], Space[Any]]
+    autoreset_mode: AutoresetMode
+
+    def __init__(
+        self,
+        env_fns: Iterable[Callable[[], Env[Any, Any]]],
+        copy: bool = True,
+        observation_mode: str | tuple[Space[Any], Space[Any]] = "same",
+        autoreset_mode: str | AutoresetMode = AutoresetMode.NEXT_STEP,
+    ) -> None:
+        self.env_fns = env_fns if isinstance(env_fns, Sequence) else list(env_fns)
+        self.copy = copy
+        self.observation_mode = observation_mode
+        self.autoreset_mode = AutoresetMode(autoreset_mode)
+        if len(self.env_fns) == 0:
+            raise ValueError(NO_ENVS_MSG)
+
+        self.envs = []
+        try:
+            for env_fn in self.env_fns:
+                self.envs.append(env_fn())
+            self._setup()
+        except BaseException:
+            # Gymnasium leaves the envs already made open; close them before re-raising.
+            for env in self.envs:
+                env.close()
+            raise
+
+    # --- construction -----------------------------------------------------------------------------
+    def _setup(self) -> None:
+        """Read the spaces and metadata from the envs and allocate the batch buffers."""
+        first = self.envs[0]
+        self.num_envs = len(self.envs)
+        # A copy, so that the (often class-level) metadata of the sub-environment is left alone.
+        self.metadata = dict(first.metadata)
+        self.metadata["autoreset_mode"] = self.autoreset_mode
+        self.render_mode = first.render_mode
+
+        self.single_action_space = first.action_space
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+        self.single_observation_space, self.observation_space = self._observation_spaces()
+        self._check_spaces()
+
+        self._autoreset_envs = [
+            AutoresetEnv(env, self.autoreset_mode, index=i) for i, env in enumerate(self.envs)
+        ]
+        self._observations: Any = create_empty_array(
+            self.single_observation_space, n=self.num_envs, fn=np.zeros
+        )
+        if is_array_batchable(self.single_observation_space):
+            self._write_obs: Callable[[int, Any], None] | None = make_batch_writer(
+                self.single_observation_space, self._observations
+            )
+            self._env_obs: list[Any] | None = None
+        else:
+            # Text, Graph, Sequence, OneOf and custom spaces are batched as tuples of the values.
+            self._write_obs = None
+            self._env_obs = [None] * self.num_envs
+
+    # --- construction -----------------------------------------------------------------------------
+    def _observation_spaces(self) -> tuple[Space[Any], Space[Any]]:
+        """``(single_observation_space, observation_space)`` according to ``observation_mode``."""
+        mode = self.observation_mode
+        if isinstance(mode, tuple) and len(mode) == 2:
+            batched, single = mode
+            if not isinstance(batched, Space) or not isinstance(single, Space):
+                raise TypeError(OBS_MODE_SPACES_MSG.format(type(batched), type(single)))
+            return single, batched
+        single = self.envs[0].observation_space
+        if isinstance(mode, str) and mode == "same":
+            return single, batch_space(single, self.num_envs)
+        if isinstance(mode, str) and mode == "different":
+            return single, batch_differing_spaces([env.observation_space for env in self.envs])
+        raise ValueError(OBS_MODE_MSG.format(mode))
+
+    def _check_spaces(self) -> None:
+        """Check each sub-environment's spaces against the single spaces."""
+        same = isinstance(self.observation_mode, str) and self.observation_mode == "same"
+        for i, env in enumerate(self.envs):
+            if same:
+                if env.observation_space != self.single_observation_space:
+                    raise RuntimeError(
+                        SAME_SPACE_MSG.format(
+                            self.single_observation_space, i, env.observation_space
+                        )
+                    )
+            elif not is_space_dtype_shape_equiv(
+                env.observation_space, self.single_observation_space
+            ):
+                raise RuntimeError(
+                    DIFFERENT_SPACE_MSG.format(
+                        self.single_observation_space, i, env.observation_space
+                    )
+                )
+            if env.action_space != self.single_action_space:
+                raise RuntimeError(
+                    ACTION_SPACE_MSG.format(i, env.action_space, self.single_action_space)
+                )
+
+    # --- seeding ----------------------------------------------------------------------------------
+    @property
+    def np_random_seed(self) -> tuple[int, ...]:  # type: ignore[override]
+        """The sub-environments' ``np_random_seed``, one per env."""
+        return self.get_attr("np_random_seed")
+
+    @property  # type: ignore[misc]
+    def np_random(self) -> tuple[np.random.Generator, ...]:  # type: ignore[override]
+        """The sub-environments' generators, one per env."""
+        return self.get_attr("np_random")
+
+    # --- the step API -----------------------------------------------------------------------------
+    def reset(
+        self,
+        *,
+        seed: int | Sequence[int | None] | None = None,
+        options: dict[str, Any] | None = None,
+    ) -> tuple[ObsType, dict[str, Any]]:
+        """Reset the sub-environments and return the batched observations and infos.
+
+        A reset clears any pending autoreset (``NEXT_STEP``) or ended episode (``DISABLED``) of
+        the envs it resets.
+
+        Args:
+            seed: ``None`` (each env seeds itself randomly), an ``int`` ``s`` (env ``i`` gets
+                ``s + i``), or a list with one ``int`` / ``None`` per env.
+            options: passed to every reset env's ``reset``, without the key ``"reset_mask"``: a
+                numpy bool array of shape ``(num_envs,)`` with at least one ``True``; only the envs
+                it marks are reset, the others keep their observation in the batch. The caller's
+                dict is not modified (Gymnasium pops ``"reset_mask"`` from it).
+
+        Returns:
+            ``(observations, infos)``; see ``copy`` in the class docstring for what the
+            observations alias.
+
+        Raises:
+            ValueError: a seed list of the wrong length; a ``reset_mask`` of the wrong shape or
+                with no ``True``.
+            TypeError: a ``reset_mask`` that is not a numpy bool array.
+            ClosedEnvironmentError: the vector env is closed.
+        """
+        self._check_open()
+        seeds = normalize_seeds(seed, self.num_envs)
+        reset_mask, env_options = split_reset_options(options, self.num_envs)
+        indices: Iterable[int] = (
+            range(self.num_envs) if reset_mask is None else np.flatnonzero(reset_mask).tolist()
+        )
+        infos: dict[str, Any] = {}
+        write, env_obs, autoreset_envs = self._write_obs, self._env_obs, self._autoreset_envs
+        for i in indices:
+            obs, info = autoreset_envs[i].reset(seed=seeds[i], options=env_options)
+            if write is not None:
+                write(i, obs)
+            else:
+                assert env_obs is not None
+                env_obs[i] = obs
+            if info:
+                infos = self._add_info(infos, info, i)
+        return self._batched_observations(), infos
+
+    def step(
+        self, actions: ActType
+    ) -> tuple[
+        ObsType,
+        npt.NDArray[np.float64],
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.bool_],
+        dict[str, Any],
+    ]:
+        """Step every sub-environment with its action and return the batched results.
+
+        Episodes that end are handled by ``autoreset_mode`` (see :mod:`vecgym.vector.autoreset`):
+        ``NEXT_STEP`` resets them on the next call (ignoring their action, with reward ``0`` and
+        ``terminated = truncated = False``), ``SAME_STEP`` resets them within this call (the last
+        observation and info in ``infos["final_obs"]`` / ``infos["final_info"]``), ``DISABLED``
+        requires a ``reset(options={"reset_mask": ...})`` of them before the next step.
+
+        Args:
+            actions: a batch of actions, an element of :attr:`action_space`.
+
+        Returns:
+            ``(observations, rewards, terminations, truncations, infos)``; the reward and flag
+            arrays are new on every call, the observations as ``copy`` (class docstring) says.
+
+        Raises:
+            ValueError: an action array whose first dimension is not ``num_envs``.
+            ResetNeeded: ``DISABLED`` mode and some env's episode ended without a reset since.
+                Nothing is stepped then.
+            ClosedEnvironmentError: the vector env is closed.
+        """
+        self._check_open()
+        num_envs = self.num_envs
+        if isinstance(actions, np.ndarray) and (actions.ndim == 0 or actions.shape[0] != num_envs):
+            raise ValueError(ACTIONS_LENGTH_MSG.format(num_envs, actions.shape))
+        autoreset_envs = self._autoreset_envs
+        if self.autoreset_mode is AutoresetMode.DISABLED:
+            for auto in autoreset_envs:
+                if auto.needs_reset:
+                    auto.step(None)  # raises ResetNeeded naming the env, before anything steps
+
+        rewards = np.empty(num_envs, dtype=np.float64)
+        terminations = np.empty(num_envs, dtype=np.bool_)
+        truncations = np.empty(num_envs, dtype=np.bool_)
+        infos: dict[str, Any] = {}
+        write, env_obs = self._write_obs, self._env_obs
+        actions_iter = iterate(self.action_space, actions)
+        for i, (auto, action) in enumerate(zip(autoreset_envs, actions_iter, strict=True)):
+            obs, rewards[i], terminations[i], truncations[i], info = auto.step(action)
+            if write is not None:
+                write(i, obs)
+            else:
+                assert env_obs is not None
+                env_obs[i] = obs
+            if info:
+                infos = self._add_info(infos, info, i)
+        return self._batched_observations(), rewards, terminations, truncations, infos
+
+    def _batched_observations(self) -> Any:
+        """The batch to return: the buffer itself, or a copy when ``copy`` is on."""
+        if self._env_obs is not None:
+            self._observations = concatenate(
+                self.single_observation_space, self._env_obs, self._observations
+            )
+            return copy_module.deepcopy(self._observations) if self.copy else self._observations
+        if self.copy:
+            return _copy_arrays(self._observations)
+        return self._observations
+
+    def render(self) -> tuple[RenderFrame, ...]:
+        """Each sub-environment's ``render()`` result, in env order."""
+        self._check_open()
+        return tuple(env.render() for env in self.envs)  # type: ignore[misc]
+
+    # --- attributes -------------------------------------------------------------------------------
+    def call(
+        self, name: str, *args: Any, indices: int | Sequence[int] | None = None, **kwargs: Any
+    ) -> tuple[Any, ...]:
+        """Call method ``name`` of each sub-environment (through its wrappers) and collect results.
+
+        An attribute that is not callable is returned as it is.
+
+        Args:
+            name: the method's name.
+            *args: positional arguments of the method.
+            indices: a vecgym addition: only these envs (an index or a sequence of them, results
+                in that order); ``None`` for all. ``indices`` is consumed here, so it cannot be
+                passed on to the method as a keyword argument.
+            **kwargs: keyword arguments of the method.
+
+        Returns:
+            One result per selected env.
+
+        Raises:
+            ClosedEnvironmentError: the vector env is closed.
+        """
+        self._check_open()
+        results = []
+        for i in normalize_indices(indices, self.num_envs):
+            attribute = self.envs[i].get_wrapper_attr(name)
+            results.append(attribute(*args, **kwargs) if callable(attribute) else attribute)
+        return tuple(results)
+
+    def get_attr(self, name: str, *, indices: int | Sequence[int] | None = None) -> tuple[Any, ...]:
+        """Attribute ``name`` of each sub-environment (looked up through its wrappers).
+
+        As in Gymnasium, this is :meth:`call` without arguments: a callable attribute (a method)
+        is called and its result returned.
+
+        Args:
+            name: the attribute's name.
+            indices: a vecgym addition: only these envs; ``None`` for all.
+
+        Returns:
+            One value per selected env.
+        """
+        return self.call(name, indices=indices)
+
+    def set_attr(
+        self, name: str, values: Any, *, indices: int | Sequence[int] | None = None
+    ) -> None:
+        """Set attribute ``name`` of each sub-environment (on the layer that has it).
+
+        Args:
+            name: the attribute's name.
+            values: a list or tuple with one value per selected env, or any other value, which is
+                set on every selected env.
+            indices: a vecgym addition: only these envs; ``None`` for all.
+
+        Raises:
+            ValueError: ``values`` is a list or tuple of the wrong length.
+        """
+        self._check_open()
+        selected = normalize_indices(indices, self.num_envs)
+        if not isinstance(values, (list, tuple)):
+            values = [values] * len(selected)
+        if len(values) != len(selected):
+            raise ValueError(SET_ATTR_LENGTH_MSG.format(len(values), len(selected)))
+        for i, value in zip(selected, values, strict=True):
+            self.envs[i].set_wrapper_attr(name, value)
+
+    # --- closing ----------------------------------------------------------------------------------
+    def close_extras(self, **kwargs: Any) -> None:
+        """Close every sub-environment."""
+        for env in getattr(self, "envs", ()):
+            env.close()
+
+    def _check_open(self) -> None:
+        if self.closed:
+            raise error.ClosedEnvironmentError(CLOSED_MSG.format(type(self).__name__))
+
+
+def _copy_arrays(value: Any) -> Any:
+    """Copy a batch of arrays (nested in tuples / dicts) into new arrays of the same structure."""
+    if isinstance(value, np.ndarray):
+        return value.copy()
+    if isinstance(value, tuple):
+        return tuple(_copy_arrays(part) for part in value)
+    if isinstance(value, dict):
+        return {key: _copy_arrays(part) for key, part in value.items()}
+    return copy_module.deepcopy(value)
+
+
+def normalize_seeds(seed: int | Sequence[int | None] | None, num_envs: int) -> list[int | None]:
+    """One seed per env from a vector env's ``reset(seed=...)`` argument.
+
+    Args:
+        seed: ``None`` (all ``None``), an ``int`` ``s`` (``[s, s + 1, ..., s + num_envs - 1]``) or
+            a sequence of ``num_envs`` seeds.
+        num_envs: the number of envs.
+
+    Returns:
+        The list of seeds.
+
+    Raises:
+        ValueError: a sequence of the wrong length.
+        TypeError: something else.
+    """
+    if seed is None:
+        return [None] * num_envs
+    if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
+        return [int(seed) + i for i in range(num_envs)]
+    if isinstance(seed, (str, bytes)) or not isinstance(seed, (Sequence, np.ndarray)):
+        raise TypeError(SEED_TYPE_MSG.format(seed))
+    if len(seed) != num_envs:
+        raise ValueError(SEED_LENGTH_MSG.format(num_envs, len(seed)))
+    return list(seed)
+
+
+def check_reset_mask(reset_mask: Any, num_envs: int) -> npt.NDArray[np.bool_]:
+    """Validate ``options["reset_mask"]`` (Gymnasium's checks and error types) and return it.
+
+    Raises:
+        TypeError: not a numpy array, or its dtype is not ``bool``.
+        ValueError: its shape is not ``(num_envs,)`` or it has no ``True``.
+    """
+    if not isinstance(reset_mask, np.ndarray):
+        raise TypeError(RESET_MASK_TYPE_MSG.format(type(reset_mask)))
+    if reset_mask.shape != (num_envs,):
+        raise ValueError(RESET_MASK_SHAPE_MSG.format(num_envs, reset_mask.shape))
+    if reset_mask.dtype != np.bool_:
+        raise TypeError(RESET_MASK_DTYPE_MSG.format(reset_mask.dtype))
+    if not reset_mask.any():
+        raise ValueError(RESET_MASK_EMPTY_MSG.format(reset_mask))
+    return reset_mask
+
+
+def split_reset_options(
+    options: dict[str, Any] | None, num_envs: int
+) -> tuple[npt.NDArray[np.bool_] | None, dict[str, Any] | None]:
+    """Separate a vector env's reset options into ``(reset_mask, options for each env)``.
+
+    The caller's dict is never modified: when it holds ``"reset_mask"`` (validated with
+    :func:`check_reset_mask`) the envs get a new dict without that key, else the dict itself.
+    """
+    if options is None or "reset_mask" not in options:
+        return None, options
+    reset_mask = check_reset_mask(options["reset_mask"], num_envs)
+    return reset_mask, {key: value for key, value in options.items() if key != "reset_mask"}
+
+
+def normalize_indices(indices: int | Sequence[int] | None, num_envs: int) -> list[int]:
+    """The env indices selected by a ``call`` / ``get_attr`` / ``set_attr`` ``indices`` argument.
+
+    Args:
+        indices: ``None`` (every env), an index, or a sequence (or integer array) of indices;
+            negative indices count from the end, as in Python.
+        num_envs: the number of envs.
+
+    Returns:
+        The selected indices as non-negative ints, in the given order.
+
+    Raises:
+        TypeError: ``indices`` is none of those.
+        IndexError: an index outside ``[-num_envs, num_envs)``.
+    """
+    if indices is None:
+        return list(range(num_envs))
+    if isinstance(indices, (int, np.integer)) and not isinstance(indices, bool):
+        selected = [int(indices)]
+    elif isinstance(indices, (Sequence, np.ndarray)) and not isinstance(indices, (str, bytes)):
+        selected = []
+        for index in indices:
+            if isinstance(index, bool) or not isinstance(index, (int, np.integer)):
+                raise TypeError(INDICES_TYPE_MSG.format(indices))
+            selected.append(int(index))
+    else:
+        raise TypeError(INDICES_TYPE_MSG.format(indices))
+    for index in selected:
+        if not -num_envs <= index < num_envs:
+            raise IndexError(INDICES_RANGE_MSG.format(num_envs, indices))
+    return [index % num_envs for index in selected]

@@ -1,0 +1,300 @@
+"""The wrappers ``vecgym.make`` applies to every environment it builds.
+
+* :class:`PassiveEnvChecker` checks, without changing anything, that the environment follows the
+  API on its first ``reset``, ``step`` and ``render``;
+* :class:`OrderEnforcing` refuses ``step`` (and ``render``) before the first ``reset``;
+* :class:`TimeLimit` truncates an episode after a number of steps.
+
+``make`` stacks them in that order, innermost first. Each records its constructor arguments
+(:class:`~vecgym.utils.RecordConstructorArgs`) and reports itself in ``env.spec`` through the
+spec field it stands for (``disable_env_checker``, ``order_enforce``, ``max_episode_steps``), so
+``make(env.spec)`` rebuilds the same stack.
+"""
+
+from __future__ import annotations
+
+import copy
+import numbers
+from typing import TYPE_CHECKING, Any, SupportsFloat
+
+from vecgym import error, logger
+from vecgym.core.env import ActType, Env, ObsType, RenderFrame, Wrapper
+from vecgym.core.passive_env_checker import (
+    check_action_space,
+    check_observation_space,
+    env_data_reuse_passive_checker,
+    env_render_passive_checker,
+    env_reset_passive_checker,
+    env_step_passive_checker,
+)
+from vecgym.core.record_constructor import RecordConstructorArgs
+
+if TYPE_CHECKING:
+    from vecgym.core.registration import EnvSpec
+
+__all__ = ["OrderEnforcing", "PassiveEnvChecker", "TimeLimit"]
+
+MAX_STEPS_TYPE_MSG = "Expected `max_episode_steps` to be an integer, got {type}"
+MAX_STEPS_VALUE_MSG = "Expected `max_episode_steps` to be positive, got {value}"
+STEP_BEFORE_RESET_MSG = "Cannot call env.step() before calling env.reset()"
+RENDER_BEFORE_RESET_MSG = (
+    "Cannot call `env.render()` before calling `env.reset()`, if this is an intended action, "
+    "set `disable_render_order_enforcing=True` on the OrderEnforcer wrapper."
+)
+NOT_AN_ENV_MSG = "The environment must inherit from the vecgym.Env class, actual class: {type}."
+OLD_GYM_ENV_MSG = (
+    "Gym is incompatible with vecgym, please update the environment class to `vecgym.Env` "
+    "(Gymnasium's API)."
+)
+NO_ACTION_SPACE_MSG = "The environment must specify an action space."
+NO_OBSERVATION_SPACE_MSG = "The environment must specify an observation space."
+CLOSE_AGAIN_FAILED_MSG = (
+    "Calling `env.close()` on the closed environment should be allowed, but it raised the "
+    "following exception."
+)
+SPEC_COPY_FAILED_MSG = "An exception occurred ({error}) while copying the environment spec={spec}"
+
+
+def _spec_with(wrapper: Wrapper[Any, Any, Any, Any], **changes: Any) -> EnvSpec | None:
+    """``wrapper.env.spec`` deep-copied with ``changes`` applied, cached on the wrapper.
+
+    Returns ``None`` when the inner env has no spec, or (with a warning) when it cannot be copied.
+    """
+    cached: EnvSpec | None = wrapper._cached_spec
+    if cached is not None:
+        return cached
+    env_spec = wrapper.env.spec
+    if env_spec is None:
+        return None
+    try:
+        env_spec = copy.deepcopy(env_spec)
+        for field_name, value in changes.items():
+            setattr(env_spec, field_name, value)
+    except Exception as exc:
+        logger.warn(SPEC_COPY_FAILED_MSG.format(error=exc, spec=env_spec))
+        return None
+    wrapper._cached_spec = env_spec
+    return env_spec
+
+
+class TimeLimit(Wrapper[ObsType, ActType, ObsType, ActType], RecordConstructorArgs):
+    """Truncate episodes after ``max_episode_steps`` steps.
+
+    The step that brings the count to ``max_episode_steps`` returns ``truncated=True`` (the
+    environment's own ``terminated`` is passed through unchanged); ``reset`` restarts the count.
+    ``env.spec.max_episode_steps`` reports the limit.
+
+    Example:
+        >>> import vecgym
+        >>> env = vecgym.make("CartPole-v1", max_episode_steps=2)
+        >>> _ = env.reset(seed=0)
+        >>> env.step(0)[3], env.step(0)[3]
+        (False, True)
+    """
+
+    def __init__(self, env: Env[ObsType, ActType], max_episode_steps: int) -> None:
+        """Wrap ``env`` with a limit of ``max_episode_steps`` steps per episode.
+
+        Args:
+            env: the environment to wrap.
+            max_episode_steps: the step count at which the episode is truncated (``>= 1``).
+
+        Raises:
+            TypeError: if ``max_episode_steps`` is not an integer.
+            ValueError: if ``max_episode_steps`` is not positive.
+        """
+        if not isinstance(max_episode_steps, numbers.Integral):
+            raise TypeError(MAX_STEPS_TYPE_MSG.format(type=type(max_episode_steps)))
+        if max_episode_steps <= 0:
+            raise ValueError(MAX_STEPS_VALUE_MSG.format(value=max_episode_steps))
+        RecordConstructorArgs.__init__(self, max_episode_steps=max_episode_steps)
+        Wrapper.__init__(self, env)
+        self._max_episode_steps: int = int(max_episode_steps)
+        self._elapsed_steps: int | None = None
+
+    def step(self, action: ActType) -> tuple[ObsType, SupportsFloat, bool, bool, dict[str, Any]]:
+        """Step the environment and count the step; truncate once the limit is reached.
+
+        Raises:
+            vecgym.error.ResetNeeded: if called before the first ``reset`` (the environment is
+                not stepped).
+        """
+        if self._elapsed_steps is None:
+            raise error.ResetNeeded(STEP_BEFORE_RESET_MSG)
+        observation, reward, terminated, truncated, info = self.env.step(action)
+        self._elapsed_steps += 1
+        if self._elapsed_steps >= self._max_episode_steps:
+            truncated = True
+        return observation, reward, terminated, truncated, info
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[ObsType, dict[str, Any]]:
+        """Reset the environment and the step count."""
+        self._elapsed_steps = 0
+        return super().reset(seed=seed, options=options)
+
+    @property
+    def spec(self) -> EnvSpec | None:  # type: ignore[override]
+        """The inner spec with ``max_episode_steps`` set to this wrapper's limit."""
+        return _spec_with(self, max_episode_steps=self._max_episode_steps)
+
+
+class OrderEnforcing(Wrapper[ObsType, ActType, ObsType, ActType], RecordConstructorArgs):
+    """Raise :class:`~vecgym.error.ResetNeeded` on ``step`` or ``render`` before the first reset.
+
+    Example:
+        >>> import vecgym
+        >>> env = vecgym.make("CartPole-v1")
+        >>> env.step(0)
+        Traceback (most recent call last):
+            ...
+        vecgym.error.ResetNeeded: Cannot call env.step() before calling env.reset()
+        >>> _ = env.reset(seed=0)
+        >>> env.get_wrapper_attr("has_reset")
+        True
+    """
+
+    def __init__(
+        self, env: Env[ObsType, ActType], disable_render_order_enforcing: bool = False
+    ) -> None:
+        """Wrap ``env``.
+
+        Args:
+            env: the environment to wrap.
+            disable_render_order_enforcing: allow ``render`` before the first ``reset``.
+        """
+        RecordConstructorArgs.__init__(
+            self, disable_render_order_enforcing=disable_render_order_enforcing
+        )
+        Wrapper.__init__(self, env)
+        self._has_reset: bool = False
+        self._disable_render_order_enforcing: bool = disable_render_order_enforcing
+
+    def step(self, action: ActType) -> tuple[ObsType, SupportsFloat, bool, bool, dict[str, Any]]:
+        """Step the environment; it must have been reset before."""
+        if not self._has_reset:
+            raise error.ResetNeeded(STEP_BEFORE_RESET_MSG)
+        return super().step(action)
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[ObsType, dict[str, Any]]:
+        """Reset the environment; ``step`` and ``render`` are allowed from now on."""
+        self._has_reset = True
+        return super().reset(seed=seed, options=options)
+
+    def render(self) -> RenderFrame | list[RenderFrame] | None:
+        """Render the environment; it must have been reset before unless render order is free."""
+        if not self._disable_render_order_enforcing and not self._has_reset:
+            raise error.ResetNeeded(RENDER_BEFORE_RESET_MSG)
+        return super().render()
+
+    @property
+    def has_reset(self) -> bool:
+        """Whether ``reset`` has been called."""
+        return self._has_reset
+
+    @property
+    def spec(self) -> EnvSpec | None:  # type: ignore[override]
+        """The inner spec with ``order_enforce=True``."""
+        return _spec_with(self, order_enforce=True)
+
+
+class PassiveEnvChecker(Wrapper[ObsType, ActType, ObsType, ActType], RecordConstructorArgs):
+    """Check that an environment follows the API, warning about what it gets wrong.
+
+    The spaces are checked on construction; the first ``reset``, the first ``step`` and the first
+    ``render`` go through the passive checkers of :mod:`vecgym.utils.passive_env_checker`, and
+    the first reset/step/step results are checked for shared (reused) objects. The environment's
+    data is never changed. ``make`` applies this wrapper unless ``disable_env_checker=True``.
+
+    Example:
+        >>> import vecgym
+        >>> vecgym.make("CartPole-v1", disable_env_checker=True)
+        <TimeLimit<OrderEnforcing<CartPoleEnv<CartPole-v1>>>>
+    """
+
+    def __init__(self, env: Env[ObsType, ActType]) -> None:
+        """Wrap ``env`` and check its action and observation spaces.
+
+        Raises:
+            TypeError: if ``env`` is not a :class:`vecgym.Env`.
+            AttributeError: if ``env`` has no action or observation space.
+        """
+        RecordConstructorArgs.__init__(self)
+        if not isinstance(env, Env):
+            base = str(type(env).__base__)
+            if base == "<class 'gym.core.Env'>":
+                raise TypeError(OLD_GYM_ENV_MSG)
+            raise TypeError(NOT_AN_ENV_MSG.format(type=type(env)))
+        Wrapper.__init__(self, env)
+
+        if not hasattr(env, "action_space"):
+            raise AttributeError(NO_ACTION_SPACE_MSG)
+        check_action_space(env.action_space)
+        if not hasattr(env, "observation_space"):
+            raise AttributeError(NO_OBSERVATION_SPACE_MSG)
+        check_observation_space(env.observation_space)
+
+        self.checked_reset: bool = False
+        self.checked_step: bool = False
+        self.checked_render: bool = False
+        self.close_called: bool = False
+        # Data-reuse check: the reset result against the first step's, then first against second.
+        self.checked_data_reuse: bool = False
+        self._previous_data: tuple[Any, dict[str, Any]] | None = None
+
+    def step(self, action: ActType) -> tuple[ObsType, SupportsFloat, bool, bool, dict[str, Any]]:
+        """Step the environment; the first step is checked, the second only for data reuse."""
+        if not self.checked_step:
+            self.checked_step = True
+            result = env_step_passive_checker(self.env, action)
+            data = (result[0], result[4])
+            if self._previous_data is not None:
+                env_data_reuse_passive_checker(self._previous_data, data, "reset", "step")
+            self._previous_data = data
+            return result
+        result = self.env.step(action)
+        if not self.checked_data_reuse:
+            self.checked_data_reuse = True
+            if self._previous_data is not None:
+                env_data_reuse_passive_checker(
+                    self._previous_data, (result[0], result[4]), "step", "step"
+                )
+            self._previous_data = None
+        return result
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[ObsType, dict[str, Any]]:
+        """Reset the environment; the first reset is checked."""
+        if not self.checked_reset:
+            self.checked_reset = True
+            self._previous_data = env_reset_passive_checker(self.env, seed=seed, options=options)
+            return self._previous_data
+        return self.env.reset(seed=seed, options=options)
+
+    def render(self) -> RenderFrame | list[RenderFrame] | None:
+        """Render the environment; the first render is checked."""
+        if not self.checked_render:
+            self.checked_render = True
+            frame: RenderFrame | list[RenderFrame] | None = env_render_passive_checker(self.env)
+            return frame
+        return self.env.render()
+
+    @property
+    def spec(self) -> EnvSpec | None:  # type: ignore[override]
+        """The inner spec with ``disable_env_checker=False``."""
+        return _spec_with(self, disable_env_checker=False)
+
+    def close(self) -> None:
+        """Close the environment; closing again is allowed, and a failure then warns and raises."""
+        if not self.close_called:
+            self.close_called = True
+            return self.env.close()
+        try:
+            return self.env.close()
+        except Exception:
+            logger.warn(CLOSE_AGAIN_FAILED_MSG)
+            raise
