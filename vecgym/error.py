@@ -23,6 +23,7 @@ after ``import vecgym as gym``::
     ├── InvalidSpace                     (also ValueError)
     ├── InvalidMask                      (also ValueError)
     ├── DeprecatedWrapper                (also ImportError)
+    ├── RenamedWrapper                   (also AttributeError)
     ├── AlreadyPendingCallError
     ├── NoAsyncCallError
     ├── ClosedEnvironmentError
@@ -63,6 +64,7 @@ __all__ = [
     "NamespaceNotFound",
     "NoAsyncCallError",
     "RegistrationError",
+    "RenamedWrapper",
     "ResetNeeded",
     "UnregisteredEnv",
     "UnsupportedMode",
@@ -152,6 +154,14 @@ class InvalidMask(Error, ValueError):
 # --- wrappers -------------------------------------------------------------------------------------
 class DeprecatedWrapper(Error, ImportError):
     """An old wrapper name; the message names its replacement."""
+
+
+class RenamedWrapper(Error, AttributeError):
+    """An old wrapper name looked up on ``vecgym.wrappers``; the message names the replacement.
+
+    An ``AttributeError``, as Gymnasium raises there, so ``hasattr(wrappers, "FrameStack")`` is
+    ``False`` and ``getattr(wrappers, "FrameStack", None)`` is ``None`` as with Gymnasium.
+    """
 
 
 # --- vector environments --------------------------------------------------------------------------

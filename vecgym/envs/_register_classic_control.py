@@ -26,23 +26,27 @@ register(
 register(
     id="MountainCar-v0",
     entry_point=f"{_PACKAGE}.mountain_car:MountainCarEnv",
+    vector_entry_point=f"{_PACKAGE}.mountain_car:MountainCarVectorEnv",
     max_episode_steps=200,
     reward_threshold=-110.0,
 )
 register(
     id="MountainCarContinuous-v0",
     entry_point=f"{_PACKAGE}.continuous_mountain_car:Continuous_MountainCarEnv",
+    vector_entry_point=f"{_PACKAGE}.continuous_mountain_car:Continuous_MountainCarVectorEnv",
     max_episode_steps=999,
     reward_threshold=90.0,
 )
 register(
     id="Pendulum-v1",
     entry_point=f"{_PACKAGE}.pendulum:PendulumEnv",
+    vector_entry_point=f"{_PACKAGE}.pendulum:PendulumVectorEnv",
     max_episode_steps=200,
 )
 register(
     id="Acrobot-v1",
     entry_point=f"{_PACKAGE}.acrobot:AcrobotEnv",
+    vector_entry_point=f"{_PACKAGE}.acrobot:AcrobotVectorEnv",
     reward_threshold=-100.0,
     max_episode_steps=500,
 )

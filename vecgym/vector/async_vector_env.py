@@ -59,6 +59,7 @@ slice, so with ``num_workers`` workers the natural batch sizes are multiples of 
 
 from __future__ import annotations
 
+import copy as copy_module
 import enum
 import multiprocessing
 import os
@@ -210,12 +211,10 @@ def _split(num_envs: int, num_workers: int) -> list[tuple[int, int]]:
 def _copy_tree(value: Any) -> Any:
     if isinstance(value, np.ndarray):
         return value.copy()
-    if isinstance(value, dict):
+    if type(value) is dict:
         return {key: _copy_tree(sub) for key, sub in value.items()}
-    if isinstance(value, tuple):
+    if type(value) is tuple:  # not namedtuples such as GraphInstance: deepcopy keeps their type
         return tuple(_copy_tree(sub) for sub in value)
-    import copy as copy_module
-
     return copy_module.deepcopy(value)
 
 

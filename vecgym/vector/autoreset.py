@@ -3,7 +3,8 @@
 Every vectoriser steps its sub-environments through :class:`AutoresetEnv`: :class:`SyncVectorEnv`
 in its loop, the async worker in its process, so the three autoreset modes behave the same
 everywhere. Numpy-vectorised environments, which step all their copies at once, use the mask form
-of the same rules, :func:`next_autoreset_mask`.
+of the same rules: :class:`BatchAutoreset` (built on :func:`next_autoreset_mask`), which
+:class:`~vecgym.vector.numpy_vector_env.NumpyVectorEnv` drives.
 
 The three modes (:class:`~vecgym.vector.vector_env.AutoresetMode`), for one sub-environment:
 
@@ -28,6 +29,7 @@ A manual :meth:`AutoresetEnv.reset` always clears a pending reset.
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from typing import Any, Generic, SupportsFloat
 
 import numpy as np
@@ -37,7 +39,7 @@ from vecgym import error
 from vecgym.core.env import ActType, Env, ObsType
 from vecgym.vector.vector_env import AutoresetMode
 
-__all__ = ["AutoresetEnv", "next_autoreset_mask"]
+__all__ = ["AutoresetEnv", "BatchAutoreset", "final_obs_infos", "next_autoreset_mask"]
 
 STEP_AFTER_END_MSG = (
     "sub-environment {index}'s episode has ended and autoreset_mode is DISABLED: it must be reset "
@@ -160,3 +162,139 @@ def next_autoreset_mask(
     if not isinstance(mode, AutoresetMode):
         raise TypeError(UNKNOWN_MODE_MSG.format(mode))
     return np.logical_or(terminated, truncated)
+
+
+class BatchAutoreset:
+    """The autoreset state of ``num_envs`` environments stepped together as arrays.
+
+    The rules are those of :class:`AutoresetEnv`, applied to whole batches: a numpy-vectorised
+    env calls :meth:`begin_step` before advancing its state, :meth:`finish_step` after, and
+    :meth:`clear` when the user resets some envs. The env supplies two callables, ``reset_envs``
+    (draw a new initial state for the given env indices, as ``reset()`` without options would) and
+    ``observe`` (the batched observations of the current state, a new array).
+
+    Args:
+        mode: the autoreset mode.
+        num_envs: the number of environments.
+
+    Attributes:
+        mode: the autoreset mode.
+        needs_reset: a ``(num_envs,)`` bool array, :attr:`AutoresetEnv.needs_reset` for each env.
+
+    Example:
+        >>> from vecgym.vector.vector_env import AutoresetMode
+        >>> auto = BatchAutoreset(AutoresetMode.NEXT_STEP, 3)
+        >>> auto.begin_step() is None  # nothing pending
+        True
+        >>> obs = np.zeros((3, 1))
+        >>> rewards = np.ones(3)
+        >>> ended = np.array([False, True, False])
+        >>> obs, infos = auto.finish_step(
+        ...     None, rewards, ended, np.zeros(3, bool), lambda idx: None, lambda: obs.copy()
+        ... )
+        >>> auto.begin_step()  # env 1 resets on this step
+        array([1])
+    """
+
+    __slots__ = ("mode", "needs_reset")
+
+    def __init__(self, mode: AutoresetMode, num_envs: int) -> None:
+        if not isinstance(mode, AutoresetMode):
+            raise TypeError(UNKNOWN_MODE_MSG.format(mode))
+        self.mode = mode
+        self.needs_reset = np.zeros(num_envs, dtype=np.bool_)
+
+    def clear(self, indices: npt.NDArray[np.intp] | slice = slice(None)) -> None:
+        """Forget the pending reset / ended episode of the envs ``indices`` (a manual reset)."""
+        self.needs_reset[indices] = False
+
+    def begin_step(self) -> npt.NDArray[np.intp] | None:
+        """Check that a step may happen and say which envs it resets instead of stepping.
+
+        Returns:
+            In ``NEXT_STEP`` mode the indices of the envs whose episode ended on the previous
+            step (they are reset by this step, their action ignored), or ``None`` when there is
+            none; ``None`` in the other modes.
+
+        Raises:
+            ResetNeeded: ``DISABLED`` mode and some env's episode has ended without a reset since
+                (the error names the first such env); the caller must not step anything then.
+        """
+        needs_reset = self.needs_reset
+        if not needs_reset.any():
+            return None
+        if self.mode is AutoresetMode.DISABLED:
+            raise error.ResetNeeded(STEP_AFTER_END_MSG.format(index=int(np.argmax(needs_reset))))
+        if self.mode is AutoresetMode.NEXT_STEP:
+            return np.flatnonzero(needs_reset)
+        return None  # pragma: no cover - SAME_STEP never leaves a reset pending
+
+    def finish_step(
+        self,
+        pending: npt.NDArray[np.intp] | None,
+        rewards: np.ndarray,
+        terminated: npt.NDArray[np.bool_],
+        truncated: npt.NDArray[np.bool_],
+        reset_envs: Callable[[npt.NDArray[np.intp]], None],
+        observe: Callable[[], np.ndarray],
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        """Apply the mode's rules to a step whose state update has been done.
+
+        ``rewards``, ``terminated`` and ``truncated`` are modified in place: in ``NEXT_STEP`` mode
+        the ``pending`` envs (from :meth:`begin_step`) are reset and get ``0`` / ``False`` /
+        ``False``; in ``SAME_STEP`` mode envs whose episode ended are reset now and the
+        observation they ended on is reported, copied, in ``infos["final_obs"]`` (with an empty
+        ``final_info``), batched as :meth:`VectorEnv._add_info` batches it.
+
+        Args:
+            pending: what :meth:`begin_step` returned.
+            rewards: the step's rewards.
+            terminated: the step's terminations.
+            truncated: the step's truncations.
+            reset_envs: resets the given envs' state (as an autoreset: no options).
+            observe: returns the batched observations of the current state, a new array.
+
+        Returns:
+            ``(observations, infos)``.
+        """
+        if pending is not None:
+            reset_envs(pending)
+            rewards[pending] = 0
+            terminated[pending] = False
+            truncated[pending] = False
+        observations = observe()
+        infos: dict[str, Any] = {}
+        if self.mode is AutoresetMode.SAME_STEP:
+            ended = np.flatnonzero(terminated | truncated)
+            if ended.size:
+                final_observations = observations[ended]  # fancy indexing copies
+                reset_envs(ended)
+                observations[ended] = observe()[ended]
+                infos = final_obs_infos(final_observations, ended, len(terminated))
+        self.needs_reset = next_autoreset_mask(self.mode, terminated, truncated)
+        return observations, infos
+
+
+def final_obs_infos(
+    final_observations: np.ndarray, ended: npt.NDArray[np.intp], num_envs: int
+) -> dict[str, Any]:
+    """The batched ``SAME_STEP`` infos of envs whose step and reset infos are empty.
+
+    The same dict :class:`~vecgym.vector.SyncVectorEnv` builds from ``{"final_obs": obs,
+    "final_info": {}}`` for each ended env: ``final_obs`` is an object array holding each ended
+    env's last observation (``None`` elsewhere), ``final_info`` an empty dict, and the masks
+    ``_final_obs`` / ``_final_info`` mark the ended envs.
+
+    Args:
+        final_observations: the last observations of the ended envs, one row each.
+        ended: the ended envs' indices, in the order of ``final_observations``' rows.
+        num_envs: the number of envs.
+    """
+    final_obs = np.full(num_envs, None, dtype=object)
+    for row, index in enumerate(ended.tolist()):
+        final_obs[index] = final_observations[row]
+    mask = np.zeros(num_envs, dtype=np.bool_)
+    mask[ended] = True
+    infos: dict[str, Any] = {"final_obs": final_obs, "_final_obs": mask}
+    infos["final_info"], infos["_final_info"] = {}, mask.copy()
+    return infos

@@ -5,7 +5,12 @@
 * :class:`OrderEnforcing` refuses ``step`` (and ``render``) before the first ``reset``;
 * :class:`TimeLimit` truncates an episode after a number of steps.
 
-``make`` stacks them in that order, innermost first. Each records its constructor arguments
+``make`` stacks them in that order, innermost first. Two more wrappers users add themselves:
+
+* :class:`Autoreset` resets the environment on the ``step`` after an episode ends;
+* :class:`RecordEpisodeStatistics` reports each finished episode's return, length and duration.
+
+ Each records its constructor arguments
 (:class:`~vecgym.utils.RecordConstructorArgs`) and reports itself in ``env.spec`` through the
 spec field it stands for (``disable_env_checker``, ``order_enforce``, ``max_episode_steps``), so
 ``make(env.spec)`` rebuilds the same stack.
@@ -15,6 +20,8 @@ from __future__ import annotations
 
 import copy
 import numbers
+import time
+from collections import deque
 from typing import TYPE_CHECKING, Any, SupportsFloat
 
 from vecgym import error, logger
@@ -32,7 +39,13 @@ from vecgym.core.record_constructor import RecordConstructorArgs
 if TYPE_CHECKING:
     from vecgym.core.registration import EnvSpec
 
-__all__ = ["OrderEnforcing", "PassiveEnvChecker", "TimeLimit"]
+__all__ = [
+    "Autoreset",
+    "OrderEnforcing",
+    "PassiveEnvChecker",
+    "RecordEpisodeStatistics",
+    "TimeLimit",
+]
 
 MAX_STEPS_TYPE_MSG = "Expected `max_episode_steps` to be an integer, got {type}"
 MAX_STEPS_VALUE_MSG = "Expected `max_episode_steps` to be positive, got {value}"
@@ -51,6 +64,11 @@ NO_OBSERVATION_SPACE_MSG = "The environment must specify an observation space."
 CLOSE_AGAIN_FAILED_MSG = (
     "Calling `env.close()` on the closed environment should be allowed, but it raised the "
     "following exception."
+)
+BUFFER_LENGTH_MSG = "Expected `buffer_length` to be a non-negative integer or None, got {value!r}"
+STATS_KEY_TAKEN_MSG = (
+    "The info of the step that ends an episode already has the key {key!r}; "
+    "RecordEpisodeStatistics must be given a `stats_key` the environment does not use"
 )
 SPEC_COPY_FAILED_MSG = "An exception occurred ({error}) while copying the environment spec={spec}"
 
@@ -298,3 +316,176 @@ class PassiveEnvChecker(Wrapper[ObsType, ActType, ObsType, ActType], RecordConst
         except Exception:
             logger.warn(CLOSE_AGAIN_FAILED_MSG)
             raise
+
+
+class Autoreset(Wrapper[ObsType, ActType, ObsType, ActType], RecordConstructorArgs):
+    """Reset the environment on the ``step`` that follows the end of an episode.
+
+    This is the single-environment form of the vector envs' next-step autoreset: the step that
+    returns ``terminated`` or ``truncated`` is passed through unchanged, and the next ``step``
+    ignores its action, resets the inner environment and returns the reset observation and info
+    with a reward of ``0.0`` and ``terminated = truncated = False``. A manual ``reset`` clears a
+    pending autoreset.
+
+    Example:
+        >>> import vecgym
+        >>> env = Autoreset(vecgym.make("CartPole-v1", max_episode_steps=2))
+        >>> _ = env.reset(seed=0)
+        >>> [env.step(0)[1:4] for _ in range(3)]
+        [(1.0, False, False), (1.0, False, True), (0.0, False, False)]
+    """
+
+    def __init__(self, env: Env[ObsType, ActType]) -> None:
+        """Wrap ``env``.
+
+        Args:
+            env: the environment to wrap.
+        """
+        RecordConstructorArgs.__init__(self)
+        Wrapper.__init__(self, env)
+        self.autoreset: bool = False
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[ObsType, dict[str, Any]]:
+        """Reset the environment; a pending autoreset is dropped."""
+        self.autoreset = False
+        return super().reset(seed=seed, options=options)
+
+    def step(self, action: ActType) -> tuple[ObsType, SupportsFloat, bool, bool, dict[str, Any]]:
+        """Step the environment, or reset it if the previous step ended the episode.
+
+        When the previous step returned ``terminated`` or ``truncated``, ``action`` is not used:
+        the environment is reset (without a seed or options) and this step returns
+        ``(reset_obs, 0.0, False, False, reset_info)``.
+        """
+        if self.autoreset:
+            observation, info = self.env.reset()
+            reward: SupportsFloat = 0.0
+            terminated, truncated = False, False
+        else:
+            observation, reward, terminated, truncated, info = self.env.step(action)
+        self.autoreset = bool(terminated or truncated)
+        return observation, reward, terminated, truncated, info
+
+
+class RecordEpisodeStatistics(Wrapper[ObsType, ActType, ObsType, ActType], RecordConstructorArgs):
+    """Report each finished episode's return, length and duration in the ``info``.
+
+    On the step that ends an episode (``terminated`` or ``truncated``), the info gets
+    ``info[stats_key] = {"r": return, "l": length, "t": seconds}``: the sum of the episode's
+    rewards, its number of steps, and the wall-clock time since the episode started (rounded to
+    microseconds). The same values are appended to :attr:`return_queue`, :attr:`length_queue`
+    and :attr:`time_queue`, which keep the last ``buffer_length`` episodes, and
+    :attr:`episode_count` counts the episodes finished so far.
+
+    An episode starts at ``reset``. An environment stepped on after an episode ended without a
+    ``reset`` (such as one wrapped in :class:`Autoreset`, whose next step is its reset) starts a
+    new episode there: that step is taken as the reset, so it adds neither to the return nor to
+    the length, and the statistics start from zero. (Gymnasium 1.4 keeps adding to the finished
+    episode's return and length instead, so every later episode reports the running totals of
+    all episodes since the last ``reset``; vecgym reports each episode on its own.)
+
+    Example:
+        >>> import vecgym
+        >>> env = RecordEpisodeStatistics(vecgym.make("CartPole-v1", max_episode_steps=3))
+        >>> _ = env.reset(seed=0)
+        >>> for _ in range(3):
+        ...     _, _, _, _, info = env.step(0)
+        >>> info["episode"]["r"], info["episode"]["l"]
+        (3.0, 3)
+        >>> list(env.return_queue), list(env.length_queue)
+        ([3.0], [3])
+    """
+
+    def __init__(
+        self,
+        env: Env[ObsType, ActType],
+        buffer_length: int | None = 100,
+        stats_key: str = "episode",
+    ) -> None:
+        """Wrap ``env``.
+
+        Args:
+            env: the environment to wrap.
+            buffer_length: how many recent episodes the queues keep (``None``: all of them).
+            stats_key: the info key under which a finished episode's statistics are reported.
+
+        Raises:
+            ValueError: if ``buffer_length`` is not a non-negative integer or ``None``.
+        """
+        if buffer_length is not None and (
+            isinstance(buffer_length, bool)
+            or not isinstance(buffer_length, numbers.Integral)
+            or buffer_length < 0
+        ):
+            raise ValueError(BUFFER_LENGTH_MSG.format(value=buffer_length))
+        RecordConstructorArgs.__init__(self, buffer_length=buffer_length, stats_key=stats_key)
+        Wrapper.__init__(self, env)
+
+        self._stats_key: str = stats_key
+        maxlen = None if buffer_length is None else int(buffer_length)
+
+        self.episode_count: int = 0
+        self.episode_start_time: float = -1.0
+        self.episode_returns: float = 0.0
+        self.episode_lengths: int = 0
+        self._episode_ended: bool = False
+
+        self.time_queue: deque[float] = deque(maxlen=maxlen)
+        self.return_queue: deque[float] = deque(maxlen=maxlen)
+        self.length_queue: deque[int] = deque(maxlen=maxlen)
+
+    def step(self, action: ActType) -> tuple[ObsType, SupportsFloat, bool, bool, dict[str, Any]]:
+        """Step the environment and add the step to the episode's statistics.
+
+        On the step that ends the episode, the statistics are written into the returned info
+        (the environment's own info dict) and appended to the queues, and a new episode starts.
+
+        Raises:
+            ValueError: if the info of an episode's last step already holds ``stats_key``.
+        """
+        observation, reward, terminated, truncated, info = super().step(action)
+        if self._episode_ended:
+            # The step after an episode's end is the (auto)reset of the next episode.
+            self._episode_ended = False
+            self.episode_returns = 0.0
+            self.episode_lengths = 0
+        else:
+            self.episode_returns += reward  # type: ignore[operator]
+            self.episode_lengths += 1
+        if terminated or truncated:
+            self._finish_episode(info)
+        return observation, reward, terminated, truncated, info
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[ObsType, dict[str, Any]]:
+        """Reset the environment and start a new episode's statistics."""
+        result = super().reset(seed=seed, options=options)
+        self._start_episode()
+        return result
+
+    def _start_episode(self) -> None:
+        """Zero the running return and length and note the start time."""
+        self._episode_ended = False
+        self.episode_start_time = time.perf_counter()
+        self.episode_returns = 0.0
+        self.episode_lengths = 0
+
+    def _finish_episode(self, info: dict[str, Any]) -> None:
+        """Report the finished episode in ``info`` and the queues; the next one starts now."""
+        if self._stats_key in info:
+            raise ValueError(STATS_KEY_TAKEN_MSG.format(key=self._stats_key))
+        seconds = round(time.perf_counter() - self.episode_start_time, 6)
+        info[self._stats_key] = {
+            "r": self.episode_returns,
+            "l": self.episode_lengths,
+            "t": seconds,
+        }
+        self.time_queue.append(seconds)
+        self.return_queue.append(self.episode_returns)
+        self.length_queue.append(self.episode_lengths)
+        self.episode_count += 1
+        self.episode_start_time = time.perf_counter()
+        self._episode_ended = True

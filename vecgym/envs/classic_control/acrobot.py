@@ -2,6 +2,8 @@
 
 Sutton's acrobot task (Sutton 1996; Sutton and Barto 1998), step for step and seed for seed the
 same as Gymnasium 1.4's ``Acrobot-v1`` (which follows RLPy's implementation).
+:class:`AcrobotVectorEnv` steps many copies at once with numpy, each copy bit-identical to an
+:class:`AcrobotEnv` with a time limit.
 """
 
 from __future__ import annotations
@@ -16,10 +18,13 @@ from vecgym import error
 from vecgym.core.spaces.box import Box
 from vecgym.core.spaces.discrete import Discrete
 from vecgym.envs.classic_control._base import ClassicControlEnv, rotate
+from vecgym.envs.classic_control.pendulum import scalar_square
 from vecgym.envs.classic_control.utils import maybe_parse_reset_bounds
 from vecgym.envs.rendering import raster
+from vecgym.vector.numpy_vector_env import NumpyVectorEnv
+from vecgym.vector.vector_env import AutoresetMode
 
-__all__ = ["AcrobotEnv", "bound", "rk4", "wrap"]
+__all__ = ["AcrobotEnv", "AcrobotVectorEnv", "bound", "rk4", "wrap"]
 
 RESET_NEEDED_MSG = "call reset() before step()"
 
@@ -306,3 +311,177 @@ def draw_acrobot(
         raster.fill_polygon(canvas, corners + np.array([x, y]), _LINK_COLOR)
         raster.fill_circle(canvas, int(x), int(y), int(half), _JOINT_COLOR)
     return raster.flip_vertical(canvas)
+
+
+class AcrobotVectorEnv(NumpyVectorEnv):
+    """``num_envs`` acrobots stepped together with numpy, each one an :class:`AcrobotEnv` with a
+    time limit, bit for bit.
+
+    After ``reset(seed=s)`` sub-environment ``i``'s trajectory equals that of
+    ``make("Acrobot-v1")`` reset with ``seed=s + i`` and fed the same actions, with a
+    :class:`~vecgym.vector.SyncVectorEnv`'s autoresets in the chosen ``autoreset_mode``
+    (autoresets draw the state as ``reset()`` without options does). Rewards are ``float64``.
+
+    The Runge-Kutta step runs on ``(5, num_envs)`` arrays with the single env's operations in
+    its order; the squares of the angular velocities go through C's ``pow`` as the single env's
+    Python-float ``** 2`` does (:func:`~vecgym.envs.classic_control.pendulum.scalar_square`).
+    ``book_or_nips`` and ``torque_noise_max`` are read from the class as in :class:`AcrobotEnv`.
+
+    Args:
+        num_envs: the number of acrobots.
+        max_episode_steps: truncate an episode after this many steps (``None``: never).
+        render_mode: ``None`` or ``"rgb_array"`` (:meth:`render` returns one frame per env).
+        autoreset_mode: an :class:`~vecgym.vector.AutoresetMode` or its value string.
+
+    Example:
+        >>> envs = AcrobotVectorEnv(num_envs=2)
+        >>> obs, _ = envs.reset(seed=0)
+        >>> bool((obs[1] == AcrobotEnv().reset(seed=1)[0]).all())
+        True
+        >>> envs.step(np.array([0, 2]))[1]
+        array([-1., -1.])
+    """
+
+    metadata: dict[str, Any] = {
+        "render_modes": ["rgb_array"],
+        "render_fps": 15,
+        "autoreset_mode": AutoresetMode.NEXT_STEP,
+    }
+
+    dt = AcrobotEnv.dt
+    LINK_LENGTH_1 = AcrobotEnv.LINK_LENGTH_1
+    LINK_LENGTH_2 = AcrobotEnv.LINK_LENGTH_2
+    LINK_MASS_1 = AcrobotEnv.LINK_MASS_1
+    LINK_MASS_2 = AcrobotEnv.LINK_MASS_2
+    LINK_COM_POS_1 = AcrobotEnv.LINK_COM_POS_1
+    LINK_COM_POS_2 = AcrobotEnv.LINK_COM_POS_2
+    LINK_MOI = AcrobotEnv.LINK_MOI
+    MAX_VEL_1 = AcrobotEnv.MAX_VEL_1
+    MAX_VEL_2 = AcrobotEnv.MAX_VEL_2
+    AVAIL_TORQUE = AcrobotEnv.AVAIL_TORQUE
+    torque_noise_max = AcrobotEnv.torque_noise_max
+    SCREEN_DIM = AcrobotEnv.SCREEN_DIM
+    book_or_nips = AcrobotEnv.book_or_nips
+
+    def __init__(
+        self,
+        num_envs: int = 1,
+        max_episode_steps: int | None = 500,
+        render_mode: str | None = None,
+        autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
+    ) -> None:
+        super().__init__(num_envs, max_episode_steps, render_mode, autoreset_mode)
+        high = np.array([1.0, 1.0, 1.0, 1.0, self.MAX_VEL_1, self.MAX_VEL_2], dtype=np.float32)
+        self.single_observation_space = Box(low=-high, high=high, dtype=np.float32)
+        self.single_action_space = Discrete(3)
+        self._batch_spaces()
+        #: ``(4, num_envs)`` float64: both angles, then both angular velocities.
+        self.state = np.zeros((4, self.num_envs), dtype=np.float64)
+        #: Envs not stepped since their reset, whose state is still ``float32``.
+        self.fresh = np.ones(self.num_envs, dtype=np.bool_)
+
+    def _parse_reset_options(self, options: dict[str, Any] | None) -> tuple[float, float]:
+        """The ``(low, high)`` bounds of the initial state, as :meth:`AcrobotEnv.reset` reads
+        them."""
+        return maybe_parse_reset_bounds(options, -0.1, 0.1)
+
+    def _reset_envs(self, indices: npt.NDArray[np.intp], params: tuple[float, float]) -> None:
+        low, high = params
+        state, rng = self.state, self._rng
+        for i in indices.tolist():
+            state[:, i] = rng(i).uniform(low=low, high=high, size=(4,)).astype(np.float32)
+        self.fresh[indices] = True
+
+    def _step_all(
+        self, actions: np.ndarray, pending: npt.NDArray[np.intp] | None
+    ) -> tuple[np.ndarray, npt.NDArray[np.bool_]]:
+        """:meth:`AcrobotEnv.step` for every env: one RK4 step of the same arithmetic."""
+        torque = np.asarray(self.AVAIL_TORQUE, dtype=np.float64)[actions]
+        if self.torque_noise_max > 0:
+            skip = set() if pending is None else set(pending.tolist())
+            for i in range(self.num_envs):
+                if i not in skip:  # an env reset by this step does not step, nor draw noise
+                    noise = self._rng(i).uniform(-self.torque_noise_max, self.torque_noise_max)
+                    torque[i] = torque[i] + noise
+        ns = self._rk4(np.concatenate((self.state, torque[np.newaxis])))
+        ns[0] = _wrap_rows(ns[0], -np.pi, np.pi)
+        ns[1] = _wrap_rows(ns[1], -np.pi, np.pi)
+        ns[2] = np.minimum(np.maximum(ns[2], -self.MAX_VEL_1), self.MAX_VEL_1)
+        ns[3] = np.minimum(np.maximum(ns[3], -self.MAX_VEL_2), self.MAX_VEL_2)
+        self.state = ns
+        self.fresh[:] = False
+        terminated = -np.cos(ns[0]) - np.cos(ns[1] + ns[0]) > 1.0
+        return np.where(terminated, 0.0, -1.0), terminated
+
+    def _rk4(self, y: np.ndarray) -> np.ndarray:
+        """:func:`rk4` over ``[0, dt]`` for every column of ``y``; returns the first four rows."""
+        dt = self.dt - 0
+        dt2 = dt / 2.0
+        k1 = self._dsdt(y)
+        k2 = self._dsdt(y + dt2 * k1)
+        k3 = self._dsdt(y + dt2 * k2)
+        k4 = self._dsdt(y + dt * k3)
+        return (y + dt / 6.0 * (k1 + 2 * k2 + 2 * k3 + k4))[:4]
+
+    def _dsdt(self, s_augmented: np.ndarray) -> np.ndarray:
+        """:meth:`AcrobotEnv._dsdt` for every column, the same operations in the same order."""
+        m1, m2 = self.LINK_MASS_1, self.LINK_MASS_2
+        l1 = self.LINK_LENGTH_1
+        lc1, lc2 = self.LINK_COM_POS_1, self.LINK_COM_POS_2
+        I1 = I2 = self.LINK_MOI
+        g = 9.8
+        theta1, theta2, dtheta1, dtheta2, a = s_augmented
+        cos_theta2 = np.cos(theta2)
+        sin_theta2 = np.sin(theta2)
+
+        d1 = m1 * lc1**2 + m2 * (l1**2 + lc2**2 + 2 * l1 * lc2 * cos_theta2) + I1 + I2
+        d2 = m2 * (lc2**2 + l1 * lc2 * cos_theta2) + I2
+        phi2 = m2 * lc2 * g * np.cos(theta1 + theta2 - _PI / 2.0)
+        phi1 = (
+            -m2 * l1 * lc2 * scalar_square(dtheta2) * sin_theta2
+            - 2 * m2 * l1 * lc2 * dtheta2 * dtheta1 * sin_theta2
+            + (m1 * lc1 + m2 * l1) * g * np.cos(theta1 - _PI / 2)
+            + phi2
+        )
+        denominator = m2 * lc2**2 + I2 - scalar_square(d2) / d1
+        if self.book_or_nips == "nips":
+            ddtheta2 = (a + d2 / d1 * phi1 - phi2) / denominator
+        else:
+            coriolis = m2 * l1 * lc2 * scalar_square(dtheta1) * sin_theta2
+            ddtheta2 = (a + d2 / d1 * phi1 - coriolis - phi2) / denominator
+        ddtheta1 = -(d2 * ddtheta2 + phi1) / d1
+        return np.stack((dtheta1, dtheta2, ddtheta1, ddtheta2, np.zeros_like(a)))
+
+    def _observations(self) -> np.ndarray:
+        theta1, theta2, dtheta1, dtheta2 = self.state
+        obs = np.stack(
+            (np.cos(theta1), np.sin(theta1), np.cos(theta2), np.sin(theta2), dtheta1, dtheta2),
+            axis=1,
+        ).astype(np.float32)
+        fresh = np.flatnonzero(self.fresh)
+        if fresh.size:  # a state just reset is float32, and so are its sines and cosines
+            angles = self.state[:2, fresh].astype(np.float32)
+            obs[fresh, 0], obs[fresh, 1] = np.cos(angles[0]), np.sin(angles[0])
+            obs[fresh, 2], obs[fresh, 3] = np.cos(angles[1]), np.sin(angles[1])
+        return obs
+
+    def _render_env(self, i: int) -> npt.NDArray[np.uint8]:
+        theta1, theta2 = (float(v) for v in self.state[:2, i])
+        return draw_acrobot(theta1, theta2, self.LINK_LENGTH_1, self.LINK_LENGTH_2, self.SCREEN_DIM)
+
+
+def _wrap_rows(x: np.ndarray, m: float, M: float) -> np.ndarray:
+    """:func:`wrap` applied to each element of ``x``, by the same repeated shifts."""
+    period = M - m
+    x = x.copy()
+    while True:
+        above = x > M
+        if not above.any():
+            break
+        x[above] = x[above] - period
+    while True:
+        below = x < m
+        if not below.any():
+            break
+        x[below] = x[below] + period
+    return x

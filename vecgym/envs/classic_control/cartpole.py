@@ -14,35 +14,20 @@ import numpy as np
 import numpy.typing as npt
 
 from vecgym import error, logger
-from vecgym.core import seeding
 from vecgym.core.spaces.box import Box
 from vecgym.core.spaces.discrete import Discrete
 from vecgym.envs.classic_control._base import (
-    UNSUPPORTED_RENDER_MODE_MSG,
     ClassicControlEnv,
     rotate,
 )
 from vecgym.envs.classic_control.utils import maybe_parse_reset_bounds
 from vecgym.envs.rendering import raster
-from vecgym.vector.autoreset import STEP_AFTER_END_MSG, next_autoreset_mask
-from vecgym.vector.sync_vector_env import normalize_seeds, split_reset_options
-from vecgym.vector.utils import batch_space
-from vecgym.vector.vector_env import AutoresetMode, VectorEnv
+from vecgym.vector.numpy_vector_env import NumpyVectorEnv
+from vecgym.vector.vector_env import AutoresetMode
 
 __all__ = ["CartPoleEnv", "CartPoleVectorEnv"]
 
 RESET_NEEDED_MSG = "call reset() before step()"
-VECTOR_ACTIONS_SHAPE_MSG = "expected a batch of {} actions (one per env), got an array of shape {}"
-VECTOR_ACTIONS_VALUE_MSG = "actions must be integers in {{0, 1}} (an element of {}), got {!r}"
-VECTOR_RESET_NEEDED_MSG = "call reset() before step()"
-VECTOR_CLOSED_MSG = "Trying to operate on `{}`, after a call to `close()`."
-VECTOR_NO_RENDER_MODE_MSG = (
-    "You are calling render method without specifying any render mode. "
-    "You can specify the render_mode at initialization, "
-    'e.g. gym.make_vec("{}", render_mode="rgb_array")'
-)
-MAX_STEPS_MSG = "max_episode_steps must be a positive integer or None, got {!r}"
-NUM_ENVS_MSG = "num_envs must be a positive integer, got {!r}"
 #: Gymnasium's wording, kept so that warning filters written for it keep matching.
 STEP_AFTER_TERMINATED_MSG = (
     "You are calling 'step()' even though this environment has already returned terminated = "
@@ -260,7 +245,7 @@ def draw_cartpole(
     return raster.flip_vertical(canvas)
 
 
-class CartPoleVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
+class CartPoleVectorEnv(NumpyVectorEnv):
     """``num_envs`` cart-poles stepped together with numpy, each one a :class:`CartPoleEnv` with a
     time limit, bit for bit.
 
@@ -278,6 +263,8 @@ class CartPoleVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
     ``step`` (ignoring their action; reward ``0``, not terminated, not truncated), ``SAME_STEP``
     within the step that ended them (the last observation in ``infos["final_obs"]``), and
     ``DISABLED`` requires ``reset(options={"reset_mask": mask})`` before they are stepped again.
+    The seeding, reset, autoreset and rendering plumbing is
+    :class:`~vecgym.vector.numpy_vector_env.NumpyVectorEnv`'s.
 
     Rewards are ``float32`` arrays, as Gymnasium's ``CartPoleVectorEnv`` returns them; every
     array returned is new (nothing aliases the internal state).
@@ -316,27 +303,7 @@ class CartPoleVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         sutton_barto_reward: bool = False,
         autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
     ) -> None:
-        if (
-            isinstance(num_envs, bool)
-            or not isinstance(num_envs, (int, np.integer))
-            or num_envs < 1
-        ):
-            raise ValueError(NUM_ENVS_MSG.format(num_envs))
-        if max_episode_steps is not None and (
-            isinstance(max_episode_steps, bool)
-            or not isinstance(max_episode_steps, (int, np.integer))
-            or max_episode_steps < 1
-        ):
-            raise ValueError(MAX_STEPS_MSG.format(max_episode_steps))
-        modes = self.metadata["render_modes"]
-        if render_mode is not None and render_mode not in modes:
-            raise error.UnsupportedMode(UNSUPPORTED_RENDER_MODE_MSG.format(modes, render_mode))
-        self.autoreset_mode = AutoresetMode(autoreset_mode)
-        self.metadata = {**type(self).metadata, "autoreset_mode": self.autoreset_mode}
-
-        self.num_envs = int(num_envs)
-        self.max_episode_steps = max_episode_steps
-        self.render_mode = render_mode
+        super().__init__(num_envs, max_episode_steps, render_mode, autoreset_mode)
         self._sutton_barto_reward = sutton_barto_reward
 
         # The same physical constants (and attribute names) as CartPoleEnv.
@@ -356,166 +323,36 @@ class CartPoleVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
             dtype=np.float32,
         )
         self.single_action_space = Discrete(2)
-        self.action_space = batch_space(self.single_action_space, self.num_envs)
         self.single_observation_space = Box(-high, high, dtype=np.float32)
-        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self._batch_spaces()
 
         self.screen_width = 600
         self.screen_height = 400
 
         #: ``(4, num_envs)`` float64: row ``k`` holds state variable ``k`` of every env.
-        self.state: np.ndarray | None = None
-        #: Steps taken in each env's current episode.
-        self.steps = np.zeros(self.num_envs, dtype=np.int64)
-        #: Envs whose episode ended and that have not been reset since.
-        self.needs_reset = np.zeros(self.num_envs, dtype=np.bool_)
-        self._rngs: list[np.random.Generator | None] = [None] * self.num_envs
-        self._rng_seeds: list[int | None] = [None] * self.num_envs
+        self.state = np.zeros((4, self.num_envs), dtype=np.float64)
 
-    # --- seeding ----------------------------------------------------------------------------------
-    def _rng(self, i: int) -> np.random.Generator:
-        """Env ``i``'s generator, created from OS entropy on first use (as ``Env.np_random``)."""
-        rng = self._rngs[i]
-        if rng is None:
-            rng, self._rng_seeds[i] = seeding.np_random()
-            self._rngs[i] = rng
-        return rng
+    def _parse_reset_options(self, options: dict[str, Any] | None) -> tuple[float, float]:
+        """The ``(low, high)`` bounds of the initial state, as :meth:`CartPoleEnv.reset` reads
+        them from ``options``."""
+        return maybe_parse_reset_bounds(options, -0.05, 0.05)
 
-    @property  # type: ignore[misc]
-    def np_random(self) -> tuple[np.random.Generator, ...]:  # type: ignore[override]
-        """The sub-environments' generators, one per env (created on first access)."""
-        return tuple(self._rng(i) for i in range(self.num_envs))
+    def _reset_envs(self, indices: npt.NDArray[np.intp], params: tuple[float, float]) -> None:
+        low, high = params
+        state, rng = self.state, self._rng
+        for i in indices.tolist():
+            state[:, i] = rng(i).uniform(low, high, 4)
 
-    @property
-    def np_random_seed(self) -> tuple[int | None, ...]:  # type: ignore[override]
-        """The seed of each sub-environment's generator (``-1`` where unknown)."""
-        for i in range(self.num_envs):
-            self._rng(i)
-        return tuple(self._rng_seeds)
-
-    # --- the step API -----------------------------------------------------------------------------
-    def reset(
-        self,
-        *,
-        seed: int | list[int | None] | None = None,
-        options: dict[str, Any] | None = None,
-    ) -> tuple[np.ndarray, dict[str, Any]]:
-        """Reset the sub-environments (all, or those in ``options["reset_mask"]``).
-
-        A reset clears any pending autoreset (``NEXT_STEP``) or ended episode (``DISABLED``) of
-        the envs it resets.
-
-        Args:
-            seed: ``None`` (generators kept, or seeded from OS entropy on first use), an ``int``
-                ``s`` (env ``i`` is seeded with ``s + i``), or a list with one ``int`` / ``None``
-                per env.
-            options: ``"low"`` / ``"high"`` bounds of the initial state as
-                :meth:`CartPoleEnv.reset` takes them (for this reset only; autoresets use the
-                defaults), and ``"reset_mask"``: a numpy bool array of shape ``(num_envs,)``
-                selecting the envs to reset (the others keep their state).
-
-        Returns:
-            ``(observations, infos)``: a new ``(num_envs, 4)`` ``float32`` array and ``{}``.
-
-        Raises:
-            ValueError: bad bounds, a seed list of the wrong length, a bad ``reset_mask``.
-            TypeError: a ``reset_mask`` that is not a numpy bool array; a seed of a bad type.
-        """
-        self._check_open()
-        seeds = normalize_seeds(seed, self.num_envs)
-        reset_mask, env_options = split_reset_options(options, self.num_envs)
-        low, high = maybe_parse_reset_bounds(env_options, -0.05, 0.05)
-        if self.state is None:
-            self.state = np.zeros((4, self.num_envs), dtype=np.float64)
-        indices = (
-            range(self.num_envs) if reset_mask is None else np.flatnonzero(reset_mask).tolist()
-        )
-        for i in indices:
-            if seeds[i] is not None:
-                self._rngs[i], self._rng_seeds[i] = seeding.np_random(seeds[i])
-            self.state[:, i] = self._rng(i).uniform(low=low, high=high, size=(4,))
-            self.steps[i] = 0
-            self.needs_reset[i] = False
-        return self._observations(), {}
-
-    def step(
-        self, actions: npt.ArrayLike
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
-        """Push every cart for one step and autoreset ended episodes per ``autoreset_mode``.
-
-        Args:
-            actions: ``num_envs`` actions in ``{0, 1}``.
-
-        Returns:
-            ``(observations, rewards, terminations, truncations, infos)``: new arrays of shapes
-            ``(num_envs, 4)`` (``float32``), ``(num_envs,)`` (``float32``, ``bool``, ``bool``);
-            ``infos`` is ``{}`` except in ``SAME_STEP`` mode when an episode ended, where it holds
-            ``final_obs`` / ``final_info`` and their masks as ``SyncVectorEnv`` batches them.
-
-        Raises:
-            ValueError: not one action per env.
-            InvalidAction: an action that is not ``0`` or ``1``.
-            ResetNeeded: ``reset`` was never called; or ``DISABLED`` mode and an env's episode
-                ended without a reset since (nothing is stepped then).
-            ClosedEnvironmentError: the vector env is closed.
-        """
-        self._check_open()
-        action = self._check_actions(actions)
-        if self.state is None:
-            raise error.ResetNeeded(VECTOR_RESET_NEEDED_MSG)
-        pending = self.needs_reset
-        if self.autoreset_mode is AutoresetMode.DISABLED and pending.any():
-            raise error.ResetNeeded(STEP_AFTER_END_MSG.format(index=int(np.argmax(pending))))
-
-        terminated = self._integrate(action)
-        self.steps += 1
-        if self.max_episode_steps is None:
-            truncated = np.zeros(self.num_envs, dtype=np.bool_)
-        else:
-            truncated = self.steps >= self.max_episode_steps
-        if self._sutton_barto_reward:
-            rewards = np.where(terminated, np.float32(-1.0), np.float32(0.0))
-        else:
-            rewards = np.ones(self.num_envs, dtype=np.float32)
-
-        infos: dict[str, Any] = {}
-        if self.autoreset_mode is AutoresetMode.NEXT_STEP and pending.any():
-            # These envs ended on the previous step: this step is their reset.
-            self._autoreset(np.flatnonzero(pending))
-            rewards[pending] = 0.0
-            terminated[pending] = False
-            truncated[pending] = False
-        observations = self._observations()
-        if self.autoreset_mode is AutoresetMode.SAME_STEP:
-            ended = np.flatnonzero(terminated | truncated)
-            if ended.size:
-                final_observations = observations[ended].copy()
-                self._autoreset(ended)
-                observations[ended] = self._observations()[ended]
-                for row, i in enumerate(ended.tolist()):
-                    env_info = {"final_obs": final_observations[row], "final_info": {}}
-                    infos = self._add_info(infos, env_info, i)
-        self.needs_reset = next_autoreset_mask(self.autoreset_mode, terminated, truncated)
-        return observations, rewards, terminated, truncated, infos
-
-    def _check_actions(self, actions: npt.ArrayLike) -> np.ndarray:
-        """The actions as an integer array of shape ``(num_envs,)``, validated."""
-        action = np.asarray(actions)
-        if action.shape != (self.num_envs,):
-            raise ValueError(VECTOR_ACTIONS_SHAPE_MSG.format(self.num_envs, action.shape))
-        if action.dtype.kind not in "iu" or ((action != 0) & (action != 1)).any():
-            raise error.InvalidAction(VECTOR_ACTIONS_VALUE_MSG.format(self.action_space, actions))
-        return action
-
-    def _integrate(self, action: np.ndarray) -> np.ndarray:
-        """Advance every env's state by one step in place; return the terminations.
+    def _step_all(
+        self, actions: np.ndarray, pending: npt.NDArray[np.intp] | None
+    ) -> tuple[np.ndarray, npt.NDArray[np.bool_]]:
+        """Advance every env's state by one step; return the rewards and terminations.
 
         The same operations, in the same order, as :meth:`CartPoleEnv.step`, on whole rows, so
         each element rounds exactly as the single env's scalar arithmetic does.
         """
-        assert self.state is not None
         x, x_dot, theta, theta_dot = self.state
-        force = np.where(action == 1, self.force_mag, -self.force_mag)
+        force = np.array([-self.force_mag, self.force_mag])[actions]
         costheta = np.cos(theta)
         sintheta = np.sin(theta)
         temp = (force + self.polemass_length * (theta_dot * theta_dot) * sintheta) / self.total_mass
@@ -524,56 +361,30 @@ class CartPoleVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         )
         xacc = temp - self.polemass_length * thetaacc * costheta / self.total_mass
         if self.kinematics_integrator == "euler":
-            x = x + self.tau * x_dot
-            x_dot = x_dot + self.tau * xacc
-            theta = theta + self.tau * theta_dot
-            theta_dot = theta_dot + self.tau * thetaacc
+            # Row k of the new state is ``state[k] + tau * rate[k]``, as each of the single env's
+            # four scalar updates, done in two array operations.
+            rates = np.stack((x_dot, xacc, theta_dot, thetaacc))
+            self.state = self.state + self.tau * rates
         else:
             x_dot = x_dot + self.tau * xacc
             x = x + self.tau * x_dot
             theta_dot = theta_dot + self.tau * thetaacc
             theta = theta + self.tau * theta_dot
-        self.state = np.stack((x, x_dot, theta, theta_dot))
-        return (
-            (x < -self.x_threshold)
-            | (x > self.x_threshold)
-            | (theta < -self.theta_threshold_radians)
-            | (theta > self.theta_threshold_radians)
+            self.state = np.stack((x, x_dot, theta, theta_dot))
+        # ``x < -t or x > t`` is ``|x| > t`` (negation is exact; NaN fails both).
+        terminated = (np.abs(self.state[0]) > self.x_threshold) | (
+            np.abs(self.state[2]) > self.theta_threshold_radians
         )
-
-    def _autoreset(self, indices: np.ndarray) -> None:
-        """Draw a new initial state for the envs ``indices``, each from its own generator."""
-        assert self.state is not None
-        for i in indices.tolist():
-            self.state[:, i] = self._rng(i).uniform(low=-0.05, high=0.05, size=(4,))
-            self.steps[i] = 0
+        if self._sutton_barto_reward:
+            rewards = np.where(terminated, np.float32(-1.0), np.float32(0.0))
+        else:
+            rewards = np.ones(self.num_envs, dtype=np.float32)
+        return rewards, terminated
 
     def _observations(self) -> np.ndarray:
-        assert self.state is not None
         return self.state.T.astype(np.float32, order="C")
 
-    def _check_open(self) -> None:
-        if self.closed:
-            raise error.ClosedEnvironmentError(VECTOR_CLOSED_MSG.format(type(self).__name__))
-
-    # --- rendering --------------------------------------------------------------------------------
-    def render(self) -> list[npt.NDArray[np.uint8]] | None:  # type: ignore[override]
-        """One ``(400, 600, 3)`` ``uint8`` frame per env in ``"rgb_array"`` mode (a list).
-
-        Without a render mode a warning is issued and ``None`` returned.
-
-        Raises:
-            ResetNeeded: ``reset`` was never called.
-        """
-        if self.render_mode is None:
-            env_id = self.spec.id if self.spec is not None else type(self).__name__
-            logger.warn(VECTOR_NO_RENDER_MODE_MSG.format(env_id))
-            return None
-        if self.state is None:
-            raise error.ResetNeeded(VECTOR_RESET_NEEDED_MSG)
-        return [
-            draw_cartpole(
-                column, self.screen_width, self.screen_height, self.x_threshold, self.length
-            )
-            for column in self.state.T
-        ]
+    def _render_env(self, i: int) -> npt.NDArray[np.uint8]:
+        return draw_cartpole(
+            self.state[:, i], self.screen_width, self.screen_height, self.x_threshold, self.length
+        )

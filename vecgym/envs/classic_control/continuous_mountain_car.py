@@ -1,6 +1,8 @@
 """MountainCarContinuous: the mountain-car task with a continuous engine force.
 
 Step for step and seed for seed the same as Gymnasium 1.4's ``MountainCarContinuous-v0``.
+:class:`Continuous_MountainCarVectorEnv` steps many copies at once with numpy, each copy
+bit-identical to a :class:`Continuous_MountainCarEnv` with a time limit.
 """
 
 from __future__ import annotations
@@ -16,8 +18,10 @@ from vecgym.core.spaces.box import Box
 from vecgym.envs.classic_control._base import ClassicControlEnv
 from vecgym.envs.classic_control.mountain_car import draw_mountain_car, hill_height
 from vecgym.envs.classic_control.utils import maybe_parse_reset_bounds
+from vecgym.vector.numpy_vector_env import NumpyVectorEnv
+from vecgym.vector.vector_env import AutoresetMode
 
-__all__ = ["Continuous_MountainCarEnv"]
+__all__ = ["Continuous_MountainCarEnv", "Continuous_MountainCarVectorEnv"]
 
 INVALID_ACTION_MSG = "action must be a sequence or array holding one force, got {!r} ({})"
 RESET_NEEDED_MSG = "call reset() before step()"
@@ -158,6 +162,209 @@ class Continuous_MountainCarEnv(ClassicControlEnv[np.ndarray, np.ndarray]):  # n
             return None
         return draw_mountain_car(
             float(self.state[0]),
+            self.min_position,
+            self.max_position,
+            self.goal_position,
+            self.screen_width,
+            self.screen_height,
+        )
+
+
+_F32 = np.float32
+
+
+def _compare(values: np.ndarray, is32: np.ndarray, op: Any, constant: float) -> np.ndarray:
+    """``op(value, constant)`` per element, as a numpy scalar of the element's dtype compares it.
+
+    ``values`` holds float64 numbers; where ``is32`` they stand for ``float32`` scalars, which
+    compare with a Python float after rounding it to ``float32``.
+    """
+    return np.where(is32, op(values, float(_F32(constant))), op(values, constant))
+
+
+class Continuous_MountainCarVectorEnv(NumpyVectorEnv):  # noqa: N801
+    """``num_envs`` continuous mountain cars stepped together with numpy, each one a
+    :class:`Continuous_MountainCarEnv` with a time limit, bit for bit.
+
+    After ``reset(seed=s)`` sub-environment ``i``'s trajectory equals that of
+    ``make("MountainCarContinuous-v0")`` reset with ``seed=s + i`` and fed the same actions,
+    with a :class:`~vecgym.vector.SyncVectorEnv`'s autoresets in the chosen ``autoreset_mode``.
+
+    The single env's arithmetic mixes ``float32`` and ``float64`` numpy scalars and Python
+    floats (the state is ``float64`` after ``reset`` and ``float32`` after a step; an in-range
+    ``float32`` force is multiplied in ``float32``, a clipped one is a Python float). This class
+    tracks, per env, which of those each intermediate value is and rounds exactly as the scalar
+    code does, under numpy's (NEP 50) promotion rules of numpy 2; with numpy 1.x's value-based
+    casting of scalars the single env rounds differently in the last bits. ``float32`` and
+    ``float64`` actions are followed exactly; other dtypes are converted to ``float64``.
+
+    Args:
+        num_envs: the number of cars.
+        max_episode_steps: truncate an episode after this many steps (``None``: never).
+        render_mode: ``None`` or ``"rgb_array"`` (:meth:`render` returns one frame per env).
+        goal_velocity: as for :class:`Continuous_MountainCarEnv`.
+        autoreset_mode: an :class:`~vecgym.vector.AutoresetMode` or its value string.
+
+    Example:
+        >>> envs = Continuous_MountainCarVectorEnv(num_envs=2)
+        >>> obs, _ = envs.reset(seed=123)
+        >>> bool((obs[1] == Continuous_MountainCarEnv().reset(seed=124)[0]).all())
+        True
+        >>> envs.step(np.array([[1.0], [-0.5]], dtype=np.float32))[1].round(3)
+        array([-0.1  , -0.025])
+    """
+
+    metadata: dict[str, Any] = {
+        "render_modes": ["rgb_array"],
+        "render_fps": 30,
+        "autoreset_mode": AutoresetMode.NEXT_STEP,
+    }
+
+    def __init__(
+        self,
+        num_envs: int = 1,
+        max_episode_steps: int | None = 999,
+        render_mode: str | None = None,
+        goal_velocity: float = 0,
+        autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
+    ) -> None:
+        super().__init__(num_envs, max_episode_steps, render_mode, autoreset_mode)
+        self.min_action = -1.0
+        self.max_action = 1.0
+        self.min_position = -1.2
+        self.max_position = 0.6
+        self.max_speed = 0.07
+        self.goal_position = 0.45
+        self.goal_velocity = goal_velocity
+        self.power = 0.0015
+        self.low_state = np.array([self.min_position, -self.max_speed], dtype=np.float32)
+        self.high_state = np.array([self.max_position, self.max_speed], dtype=np.float32)
+        self.single_action_space = Box(
+            low=self.min_action, high=self.max_action, shape=(1,), dtype=np.float32
+        )
+        self.single_observation_space = Box(self.low_state, self.high_state, dtype=np.float32)
+        self._batch_spaces()
+        self.screen_width = 600
+        self.screen_height = 400
+        #: ``(2, num_envs)`` float64: positions, then velocities (``float32`` values once stepped).
+        self.state = np.zeros((2, self.num_envs), dtype=np.float64)
+        #: Envs not stepped since their reset, whose state is still ``float64``.
+        self.fresh = np.ones(self.num_envs, dtype=np.bool_)
+        # The all-float32 fast path compares velocities with the goal in float32.
+        self._fast_goal = float(_F32(goal_velocity)) == goal_velocity
+
+    def _parse_reset_options(self, options: dict[str, Any] | None) -> tuple[float, float]:
+        """The ``(low, high)`` bounds of the initial position, as
+        :meth:`Continuous_MountainCarEnv.reset` reads them."""
+        return maybe_parse_reset_bounds(options, -0.6, -0.4)
+
+    def _reset_envs(self, indices: npt.NDArray[np.intp], params: tuple[float, float]) -> None:
+        low, high = params
+        state, rng = self.state, self._rng
+        for i in indices.tolist():
+            state[0, i] = rng(i).uniform(low=low, high=high)
+            state[1, i] = 0.0
+        self.fresh[indices] = True
+
+    def _step_all(
+        self, actions: np.ndarray, pending: npt.NDArray[np.intp] | None
+    ) -> tuple[np.ndarray, npt.NDArray[np.bool_]]:
+        """:meth:`Continuous_MountainCarEnv.step` on whole rows, rounding as its scalars do."""
+        if self._fast_goal and actions.dtype == np.float32 and not self.fresh.any():
+            result = self._step_float32(actions[:, 0])
+            if result is not None:
+                return result
+        position, velocity = self.state
+        state32 = ~self.fresh  # position and velocity are float32 scalars in the single env
+        requested = actions[:, 0]
+        actions32 = requested.dtype == np.float32
+        requested64 = requested.astype(np.float64)
+        # min(max(r, -1.0), 1.0) yields the Python float bound where r is out of range.
+        clipped = (requested64 < self.min_action) | (requested64 > self.max_action)
+        force64 = np.minimum(np.maximum(requested64, self.min_action), self.max_action)
+
+        scaled_position = np.where(
+            state32, (position.astype(_F32) * 3).astype(np.float64), 3 * position
+        )
+        pull = 0.0025 * np.cos(scaled_position)  # a Python float in the single env
+        term64 = force64 * self.power - pull
+        # The term is float32 where a float32 force was in range, a Python float where the force
+        # was clipped, and a float64 scalar where a float64 force was in range.
+        term_is32 = ~clipped if actions32 else np.zeros(self.num_envs, dtype=np.bool_)
+        term_is_np64 = ~clipped & ~term_is32
+        term32 = (requested.astype(_F32) * self.power - pull.astype(_F32)).astype(np.float64)
+        term = np.where(term_is32, term32, term64)
+
+        velocity32 = state32 & ~term_is_np64
+        sum32 = (velocity.astype(_F32) + term.astype(_F32)).astype(np.float64)
+        velocity = np.where(velocity32, sum32, velocity + term)
+        too_fast = _compare(velocity, velocity32, np.greater, self.max_speed)
+        velocity = np.where(too_fast, self.max_speed, velocity)
+        velocity32 &= ~too_fast
+        too_slow = _compare(velocity, velocity32, np.less, -self.max_speed)
+        velocity = np.where(too_slow, -self.max_speed, velocity)
+        velocity32 &= ~too_slow
+        velocity_is_py = too_fast | too_slow
+
+        position32 = state32 & (velocity32 | velocity_is_py)
+        sum32 = (position.astype(_F32) + velocity.astype(_F32)).astype(np.float64)
+        position = np.where(position32, sum32, position + velocity)
+        too_far = _compare(position, position32, np.greater, self.max_position)
+        position = np.where(too_far, self.max_position, position)
+        position32 &= ~too_far
+        too_low = _compare(position, position32, np.less, self.min_position)
+        position = np.where(too_low, self.min_position, position)
+        position32 &= ~too_low
+        at_wall = _compare(position, position32, np.equal, self.min_position) & (velocity < 0)
+        velocity = np.where(at_wall, 0.0, velocity)
+        velocity32 &= ~at_wall
+
+        terminated = _compare(position, position32, np.greater_equal, self.goal_position) & (
+            _compare(velocity, velocity32, np.greater_equal, self.goal_velocity)
+        )
+        if actions32:  # the square of a float32 value is exact in float64, as math.pow's is
+            squares = requested64 * requested64
+        else:
+            squares = np.array([math.pow(r, 2) for r in requested64.tolist()])
+        rewards = np.where(terminated, 100.0, 0.0) - squares * 0.1
+        self.state = np.stack((position, velocity)).astype(_F32).astype(np.float64)
+        self.fresh[:] = False
+        return rewards, terminated
+
+    def _step_float32(
+        self, requested: np.ndarray
+    ) -> tuple[np.ndarray, npt.NDArray[np.bool_]] | None:
+        """The common case, all in ``float32``: every state ``float32`` (no env fresh from a
+        reset), ``float32`` forces, none clipped, no velocity clipped (else ``None``).
+
+        Where the single env would turn a value into a Python-float bound (position clipping),
+        the bound's ``float32`` rounding gives the same comparisons and stored state here
+        (``goal_velocity`` must be a ``float32`` value, see ``_fast_goal``).
+        """
+        if ((requested < self.min_action) | (requested > self.max_action)).any():
+            return None
+        position = self.state[0].astype(_F32)
+        velocity = self.state[1].astype(_F32)
+        pull = 0.0025 * np.cos((position * 3).astype(np.float64))
+        velocity = velocity + (requested * self.power - pull.astype(_F32))
+        if ((velocity > self.max_speed) | (velocity < -self.max_speed)).any():
+            return None
+        position = position + velocity
+        np.minimum(position, _F32(self.max_position), out=position)
+        np.maximum(position, _F32(self.min_position), out=position)
+        velocity[(position == self.min_position) & (velocity < 0)] = 0.0
+        terminated = (position >= self.goal_position) & (velocity >= self.goal_velocity)
+        requested64 = requested.astype(np.float64)
+        rewards = np.where(terminated, 100.0, 0.0) - requested64 * requested64 * 0.1
+        self.state = np.stack((position, velocity)).astype(np.float64)
+        return rewards, terminated
+
+    def _observations(self) -> np.ndarray:
+        return self.state.T.astype(np.float32, order="C")
+
+    def _render_env(self, i: int) -> npt.NDArray[np.uint8]:
+        return draw_mountain_car(
+            float(self.state[0, i]),
             self.min_position,
             self.max_position,
             self.goal_position,

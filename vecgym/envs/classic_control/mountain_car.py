@@ -1,7 +1,8 @@
 """MountainCar: drive an under-powered car out of a valley by rocking it (discrete actions).
 
 Andrew Moore's mountain-car task (1990), step for step and seed for seed the same as Gymnasium
-1.4's ``MountainCar-v0``.
+1.4's ``MountainCar-v0``. :class:`MountainCarVectorEnv` steps many copies at once with numpy, each
+copy bit-identical to a :class:`MountainCarEnv` with a time limit.
 """
 
 from __future__ import annotations
@@ -18,8 +19,10 @@ from vecgym.core.spaces.discrete import Discrete
 from vecgym.envs.classic_control._base import ClassicControlEnv, rotate
 from vecgym.envs.classic_control.utils import maybe_parse_reset_bounds
 from vecgym.envs.rendering import raster
+from vecgym.vector.numpy_vector_env import NumpyVectorEnv
+from vecgym.vector.vector_env import AutoresetMode
 
-__all__ = ["MountainCarEnv", "draw_mountain_car", "hill_height"]
+__all__ = ["MountainCarEnv", "MountainCarVectorEnv", "draw_mountain_car", "hill_height"]
 
 RESET_NEEDED_MSG = "call reset() before step()"
 
@@ -216,3 +219,104 @@ def draw_mountain_car(
     for wx, wy in wheels.tolist():
         raster.fill_circle(canvas, wx, wy, car_height / 2.5, _WHEEL_COLOR)
     return raster.flip_vertical(canvas)
+
+
+class MountainCarVectorEnv(NumpyVectorEnv):
+    """``num_envs`` mountain cars stepped together with numpy, each one a :class:`MountainCarEnv`
+    with a time limit, bit for bit.
+
+    After ``reset(seed=s)`` sub-environment ``i``'s trajectory equals that of
+    ``make("MountainCar-v0")`` reset with ``seed=s + i`` and fed the same actions, with the
+    autoresets of a :class:`~vecgym.vector.SyncVectorEnv` in the chosen ``autoreset_mode``
+    (autoresets draw the position as ``reset()`` without options does). Seeding, ``reset_mask``,
+    truncation and the autoreset modes are
+    :class:`~vecgym.vector.numpy_vector_env.NumpyVectorEnv`'s. Rewards are ``float64`` arrays.
+
+    Args:
+        num_envs: the number of cars.
+        max_episode_steps: truncate an episode after this many steps (``None``: never).
+        render_mode: ``None`` or ``"rgb_array"`` (:meth:`render` returns one frame per env).
+        goal_velocity: as for :class:`MountainCarEnv`.
+        autoreset_mode: an :class:`~vecgym.vector.AutoresetMode` or its value string.
+
+    Example:
+        >>> envs = MountainCarVectorEnv(num_envs=2)
+        >>> obs, _ = envs.reset(seed=123)
+        >>> bool((obs[1] == MountainCarEnv().reset(seed=124)[0]).all())
+        True
+        >>> envs.step(np.array([2, 0]))[1]
+        array([-1., -1.])
+    """
+
+    metadata: dict[str, Any] = {
+        "render_modes": ["rgb_array"],
+        "render_fps": 30,
+        "autoreset_mode": AutoresetMode.NEXT_STEP,
+    }
+
+    def __init__(
+        self,
+        num_envs: int = 1,
+        max_episode_steps: int | None = 200,
+        render_mode: str | None = None,
+        goal_velocity: float = 0,
+        autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
+    ) -> None:
+        super().__init__(num_envs, max_episode_steps, render_mode, autoreset_mode)
+        self.min_position = -1.2
+        self.max_position = 0.6
+        self.max_speed = 0.07
+        self.goal_position = 0.5
+        self.goal_velocity = goal_velocity
+        self.force = 0.001
+        self.gravity = 0.0025
+        self.low = np.array([self.min_position, -self.max_speed], dtype=np.float32)
+        self.high = np.array([self.max_position, self.max_speed], dtype=np.float32)
+        self.single_action_space = Discrete(3)
+        self.single_observation_space = Box(self.low, self.high, dtype=np.float32)
+        self._batch_spaces()
+        self.screen_width = 600
+        self.screen_height = 400
+        #: ``(2, num_envs)`` float64: positions, then velocities.
+        self.state = np.zeros((2, self.num_envs), dtype=np.float64)
+
+    def _parse_reset_options(self, options: dict[str, Any] | None) -> tuple[float, float]:
+        """The ``(low, high)`` bounds of the initial position, as :meth:`MountainCarEnv.reset`
+        reads them."""
+        return maybe_parse_reset_bounds(options, -0.6, -0.4)
+
+    def _reset_envs(self, indices: npt.NDArray[np.intp], params: tuple[float, float]) -> None:
+        low, high = params
+        state, rng = self.state, self._rng
+        for i in indices.tolist():
+            state[0, i] = rng(i).uniform(low=low, high=high)
+            state[1, i] = 0.0
+
+    def _step_all(
+        self, actions: np.ndarray, pending: npt.NDArray[np.intp] | None
+    ) -> tuple[np.ndarray, npt.NDArray[np.bool_]]:
+        """:meth:`MountainCarEnv.step`'s float64 arithmetic, in the same order, on whole rows."""
+        position, velocity = self.state
+        velocity = velocity + (
+            (actions.astype(np.int64) - 1) * self.force + np.cos(3 * position) * (-self.gravity)
+        )
+        velocity = np.minimum(np.maximum(velocity, -self.max_speed), self.max_speed)
+        position = position + velocity
+        position = np.minimum(np.maximum(position, self.min_position), self.max_position)
+        velocity[(position == self.min_position) & (velocity < 0)] = 0.0
+        terminated = (position >= self.goal_position) & (velocity >= self.goal_velocity)
+        self.state = np.stack((position, velocity))
+        return np.full(self.num_envs, -1.0), terminated
+
+    def _observations(self) -> np.ndarray:
+        return self.state.T.astype(np.float32, order="C")
+
+    def _render_env(self, i: int) -> npt.NDArray[np.uint8]:
+        return draw_mountain_car(
+            float(self.state[0, i]),
+            self.min_position,
+            self.max_position,
+            self.goal_position,
+            self.screen_width,
+            self.screen_height,
+        )

@@ -1,6 +1,8 @@
 """Pendulum: swing a frictionless pendulum up and hold it upright with a limited torque.
 
 Step for step and seed for seed the same as Gymnasium 1.4's ``Pendulum-v1``.
+:class:`PendulumVectorEnv` steps many copies at once with numpy, each copy bit-identical to a
+:class:`PendulumEnv` with a time limit.
 """
 
 from __future__ import annotations
@@ -16,8 +18,17 @@ from vecgym.core.spaces.box import Box
 from vecgym.envs.classic_control._base import ClassicControlEnv, rotate
 from vecgym.envs.classic_control.utils import verify_number_and_cast
 from vecgym.envs.rendering import raster
+from vecgym.vector.numpy_vector_env import NumpyVectorEnv
+from vecgym.vector.vector_env import AutoresetMode
 
-__all__ = ["DEFAULT_X", "DEFAULT_Y", "PendulumEnv", "angle_normalize"]
+__all__ = [
+    "DEFAULT_X",
+    "DEFAULT_Y",
+    "PendulumEnv",
+    "PendulumVectorEnv",
+    "angle_normalize",
+    "scalar_square",
+]
 
 #: Default half-width of the initial angle distribution.
 DEFAULT_X = np.pi
@@ -153,6 +164,19 @@ class PendulumEnv(ClassicControlEnv[np.ndarray, np.ndarray]):
         return draw_pendulum(float(self.state[0]), self.last_u, self.screen_dim)
 
 
+def scalar_square(values: np.ndarray) -> np.ndarray:
+    """``x ** 2`` for each element ``x`` of a float array, rounded as a numpy scalar rounds it.
+
+    A numpy ``float64`` (or Python float) scalar squares with C's ``pow``, which differs in the
+    last bit from ``x * x`` (and from numpy's array ``x ** 2``, which is ``x * x``) for about one
+    value in a thousand; ``numpy.float_power`` runs the same ``pow`` over an array. ``float32``
+    scalars use ``powf``, which no array function reproduces, so they are squared one by one.
+    """
+    if values.dtype == np.float64:
+        return np.float_power(values, 2.0)
+    return np.array([value**2 for value in values], dtype=values.dtype)
+
+
 def angle_normalize(x: Any) -> Any:
     """Map an angle (or array of angles) to ``[-pi, pi)``."""
     return ((x + np.pi) % (2 * np.pi)) - np.pi
@@ -214,3 +238,113 @@ def _draw_torque_arrow(canvas: raster.Canvas, offset: float, scale: float, torqu
     head = 2.5 * width
     points = [tip + tangent * head, tip + normal * head, tip - normal * head]
     raster.fill_polygon(canvas, points, _ARROW_COLOR)
+
+
+class PendulumVectorEnv(NumpyVectorEnv):
+    """``num_envs`` pendulums stepped together with numpy, each one a :class:`PendulumEnv` with a
+    time limit, bit for bit.
+
+    After ``reset(seed=s)`` sub-environment ``i``'s trajectory equals that of
+    ``make("Pendulum-v1")`` reset with ``seed=s + i`` and fed the same actions, with a
+    :class:`~vecgym.vector.SyncVectorEnv`'s autoresets in the chosen ``autoreset_mode``
+    (autoresets draw the state as ``reset()`` without options does). Rewards are ``float64``.
+
+    The single env computes the torque terms in the torque's dtype (``float32`` for actions from
+    the action space) under numpy 2's promotion rules; this class does the same per element. Its
+    squares are numpy scalar powers, which round as C's ``pow`` / ``powf`` (not always as
+    ``x * x`` or numpy's array power do), so :func:`scalar_square` computes them the same way.
+
+    Args:
+        num_envs: the number of pendulums.
+        max_episode_steps: truncate an episode after this many steps (``None``: never).
+        render_mode: ``None`` or ``"rgb_array"`` (:meth:`render` returns one frame per env).
+        g: the acceleration of gravity.
+        autoreset_mode: an :class:`~vecgym.vector.AutoresetMode` or its value string.
+
+    Example:
+        >>> envs = PendulumVectorEnv(num_envs=2)
+        >>> obs, _ = envs.reset(seed=0)
+        >>> bool((obs[1] == PendulumEnv().reset(seed=1)[0]).all())
+        True
+        >>> rewards = envs.step(np.zeros((2, 1), dtype=np.float32))[1]
+        >>> rewards.dtype, bool((rewards <= 0).all())
+        (dtype('float64'), True)
+    """
+
+    metadata: dict[str, Any] = {
+        "render_modes": ["rgb_array"],
+        "render_fps": 30,
+        "autoreset_mode": AutoresetMode.NEXT_STEP,
+    }
+
+    def __init__(
+        self,
+        num_envs: int = 1,
+        max_episode_steps: int | None = 200,
+        render_mode: str | None = None,
+        g: float = 10.0,
+        autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
+    ) -> None:
+        super().__init__(num_envs, max_episode_steps, render_mode, autoreset_mode)
+        self.max_speed = 8
+        self.max_torque = 2.0
+        self.dt = 0.05
+        self.g = g
+        self.m = 1.0
+        self.l = 1.0
+        self.screen_dim = 500
+        high = np.array([1.0, 1.0, self.max_speed], dtype=np.float32)
+        self.single_action_space = Box(
+            low=-self.max_torque, high=self.max_torque, shape=(1,), dtype=np.float32
+        )
+        self.single_observation_space = Box(low=-high, high=high, dtype=np.float32)
+        self._batch_spaces()
+        #: ``(2, num_envs)`` float64: angles, then angular velocities.
+        self.state = np.zeros((2, self.num_envs), dtype=np.float64)
+        #: The last torque applied in each env (``NaN`` after a reset: none yet), for rendering.
+        self.last_u = np.full(self.num_envs, np.nan)
+
+    def _parse_reset_options(self, options: dict[str, Any] | None) -> np.ndarray:
+        """The half-widths ``[x, y]`` of the initial distribution, as :meth:`PendulumEnv.reset`
+        reads them."""
+        if options is None:
+            return np.array([DEFAULT_X, DEFAULT_Y])
+        x = verify_number_and_cast(options.get("x_init", DEFAULT_X))
+        y = verify_number_and_cast(options.get("y_init", DEFAULT_Y))
+        return np.array([x, y])
+
+    def _reset_envs(self, indices: npt.NDArray[np.intp], params: np.ndarray) -> None:
+        state, rng = self.state, self._rng
+        for i in indices.tolist():
+            state[:, i] = rng(i).uniform(low=-params, high=params)
+        self.last_u[indices] = np.nan
+
+    def _step_all(
+        self, actions: np.ndarray, pending: npt.NDArray[np.intp] | None
+    ) -> tuple[np.ndarray, npt.NDArray[np.bool_]]:
+        """:meth:`PendulumEnv.step` on whole rows, each operation in the single env's dtype."""
+        if actions.dtype.kind != "f":
+            actions = actions.astype(np.float64)
+        torque = np.clip(actions, -self.max_torque, self.max_torque)[:, 0]
+        th, thdot = self.state
+        g, m, length, dt = self.g, self.m, self.l, self.dt
+        self.last_u = torque.astype(np.float64)
+
+        costs = (
+            scalar_square(angle_normalize(th))
+            + 0.1 * scalar_square(thdot)
+            + 0.001 * scalar_square(torque)
+        )
+        newthdot = thdot + (3 * g / (2 * length) * np.sin(th) + 3.0 / (m * length**2) * torque) * dt
+        newthdot = np.clip(newthdot, -self.max_speed, self.max_speed)
+        newth = th + newthdot * dt
+        self.state = np.stack((newth, newthdot))
+        return -costs, np.zeros(self.num_envs, dtype=np.bool_)
+
+    def _observations(self) -> np.ndarray:
+        theta, thetadot = self.state
+        return np.stack((np.cos(theta), np.sin(theta), thetadot), axis=1).astype(np.float32)
+
+    def _render_env(self, i: int) -> npt.NDArray[np.uint8]:
+        last_u = None if np.isnan(self.last_u[i]) else self.last_u[i]
+        return draw_pendulum(float(self.state[0, i]), last_u, self.screen_dim)

@@ -1,0 +1,70 @@
+"""Every registered built-in environment: made without Gymnasium, and passing ``check_env``."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import warnings
+
+import pytest
+
+import vecgym
+from vecgym.utils.env_checker import check_env
+
+BUILTIN_IDS = sorted(
+    env_id for env_id, spec in vecgym.registry.items() if str(spec.entry_point).startswith("vecgym.")
+)
+
+
+def test_builtin_envs_are_registered() -> None:
+    expected = {
+        "CartPole-v0", "CartPole-v1", "MountainCar-v0", "MountainCarContinuous-v0", "Pendulum-v1",
+        "Acrobot-v1",
+    }
+    assert expected <= set(BUILTIN_IDS)
+
+
+def test_making_every_env_loads_no_gymnasium_module() -> None:
+    code = (
+        "import sys, vecgym\n"
+        "ids = [i for i, s in vecgym.registry.items() if str(s.entry_point).startswith('vecgym.')]\n"
+        "for env_id in ids:\n"
+        "    env = vecgym.make(env_id, render_mode='rgb_array')\n"
+        "    env.reset(seed=0)\n"
+        "    env.step(env.action_space.sample())\n"
+        "    env.render()\n"
+        "    env.close()\n"
+        "print(len(ids))\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('gymnasium', 'pygame')))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=300, check=True
+    )
+    count, loaded = out.stdout.strip().splitlines()
+    assert int(count) == len(BUILTIN_IDS)
+    assert loaded == "[]"
+
+
+# Advice check_env gives (as Gymnasium's does for the same envs) that is not a failure.
+ADVISORY = (
+    "A Box observation space minimum value is -infinity",
+    "A Box observation space maximum value is infinity",
+    "For Box action spaces, we recommend using a symmetric and normalized space",
+)
+
+
+@pytest.mark.parametrize("env_id", BUILTIN_IDS)
+def test_check_env_passes_for_every_registered_env(env_id: str) -> None:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        env = vecgym.make(env_id, disable_env_checker=True).unwrapped
+        # "human" rendering needs an optional extra; the render modes have their own tests
+        check_env(env, skip_render_check=True)
+    env.close()
+    problems = [
+        str(w.message)
+        for w in caught
+        if not any(text in str(w.message) for text in ADVISORY)
+        and not (issubclass(w.category, DeprecationWarning) and "is out of date" in str(w.message))
+    ]
+    assert problems == []

@@ -1,0 +1,234 @@
+"""`AtariPreprocessing`: the standard Atari 2600 preprocessing of Machado et al. (2018).
+
+"Revisiting the Arcade Learning Environment: Evaluation Protocols and Open Problems for General
+Agents" describes the stages this wrapper applies (frame stacking is left to
+:class:`~vecgym.wrappers.FrameStackObservation`). Resizing uses numpy alone
+(:func:`vecgym.wrappers.utils.resize_image`), so unlike Gymnasium no OpenCV is needed.
+"""
+
+from __future__ import annotations
+
+from typing import Any, SupportsFloat
+
+import numpy as np
+
+from vecgym.core.env import Env, Wrapper, WrapperActType, WrapperObsType
+from vecgym.core.record_constructor import RecordConstructorArgs
+from vecgym.spaces import Box
+from vecgym.wrappers.utils import resize_image
+
+__all__ = ["AtariPreprocessing"]
+
+FRAME_SKIP_TYPE_MSG = "Expect the `frame_skip` to be an integer, actually: {value!r}"
+FRAME_SKIP_MSG = "Expect the `frame_skip` to be positive, actually: {value}"
+SCREEN_SIZE_MSG = "Expect the `screen_size` to be positive, actually: {value}"
+ENV_FRAMESKIP_MSG = (
+    "Disable frame-skipping in the original env. Otherwise, more than one frame-skip will happen "
+    "as through this wrapper"
+)
+NOOP_MAX_TYPE_MSG = "Expect the `noop_max` to be an integer, actually: {value!r}"
+NOOP_MAX_MSG = "Expect the `noop_max` to be non-negative, actually: {value}"
+NOOP_MEANING_MSG = "When noop_max > 0, the first action meaning must be 'NOOP'"
+NOT_BOX_MSG = "AtariPreprocessing wrapper requires a Box observation space, got {type}"
+
+
+def _is_integer(value: Any) -> bool:
+    return not isinstance(value, (bool, np.bool_)) and np.issubdtype(type(value), np.integer)
+
+
+def _check_screen_size(screen_size: Any) -> tuple[int, int]:
+    """``screen_size`` as ``(width, height)``, or a ``ValueError``."""
+    if _is_integer(screen_size) and screen_size > 0:
+        return int(screen_size), int(screen_size)
+    if (
+        isinstance(screen_size, tuple)
+        and len(screen_size) == 2
+        and all(_is_integer(size) and size > 0 for size in screen_size)
+    ):
+        return int(screen_size[0]), int(screen_size[1])
+    raise ValueError(SCREEN_SIZE_MSG.format(value=screen_size))
+
+
+class AtariPreprocessing(Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
+    """Atari 2600 preprocessing (Machado et al., 2018), without frame stacking.
+
+    The wrapped env must expose the Arcade Learning Environment as ``env.unwrapped.ale``
+    (``lives()``, ``getScreenGrayscale(out)``, ``getScreenRGB(out)``), have its own frame
+    skipping off (``env.unwrapped._frameskip == 1``) when ``frame_skip > 1``, and have action 0
+    mean ``"NOOP"`` when ``noop_max > 0``. Stages:
+
+    * no-op reset: after ``reset``, a random number of no-op steps in ``[1, noop_max]``, drawn
+      from ``env.unwrapped.np_random`` (0 disables it);
+    * frame skipping: each action is repeated ``frame_skip`` times, rewards summed;
+    * max-pooling over the last two frames of the repetition;
+    * optional termination on a lost life (``terminal_on_life_loss``);
+    * resizing to ``screen_size`` (an int, or ``(width, height)`` as OpenCV orders it), by area
+      averaging (numpy, see :func:`~vecgym.wrappers.utils.resize_image`);
+    * grayscale (the ALE's own) by default, with an optional trailing channel axis
+      (``grayscale_newaxis``);
+    * optional scaling to float32 in ``[0, 1]`` (``scale_obs``).
+
+    The observation space is ``Box(0, 255, (height, width[, channels]), uint8)``, or
+    ``Box(0, 1, ..., float32)`` when scaled.
+
+    When an episode ends in the middle of a repetition, the returned observation is the screen
+    at the end (max-pooled with the frame before it when that frame was captured in the same
+    step). Gymnasium stops before reading the screen and so returns frames left from an earlier
+    step.
+
+    Example:
+        >>> import vecgym
+        >>> env = vecgym.make("ALE/Pong-v5", frameskip=1)  # doctest: +SKIP
+        >>> env = AtariPreprocessing(env, noop_max=10, screen_size=84)  # doctest: +SKIP
+        >>> env.observation_space  # doctest: +SKIP
+        Box(0, 255, (84, 84), uint8)
+    """
+
+    def __init__(
+        self,
+        env: Env[Any, Any],
+        noop_max: int = 30,
+        frame_skip: int = 4,
+        screen_size: int | tuple[int, int] = 84,
+        terminal_on_life_loss: bool = False,
+        grayscale_obs: bool = True,
+        grayscale_newaxis: bool = False,
+        scale_obs: bool = False,
+    ) -> None:
+        """Wrap ``env``.
+
+        Args:
+            env: the Atari environment to wrap.
+            noop_max: the most no-op steps after a reset; 0 turns no-op resets off.
+            frame_skip: how many frames each action is repeated for (at least 1).
+            screen_size: the output size, an int for a square or ``(width, height)``.
+            terminal_on_life_loss: end the episode (``terminated=True``) when a life is lost.
+            grayscale_obs: return grayscale frames instead of RGB.
+            grayscale_newaxis: with ``grayscale_obs``, add a trailing channel axis of size 1.
+            scale_obs: return float32 values in ``[0, 1]`` instead of uint8.
+
+        Raises:
+            TypeError: ``frame_skip`` or ``noop_max`` is not an integer, or the observation
+                space is not a Box.
+            ValueError: ``frame_skip`` or ``screen_size`` is not positive, ``noop_max`` is
+                negative, the env skips frames itself, or action 0 is not ``"NOOP"``.
+        """
+        RecordConstructorArgs.__init__(
+            self,
+            noop_max=noop_max,
+            frame_skip=frame_skip,
+            screen_size=screen_size,
+            terminal_on_life_loss=terminal_on_life_loss,
+            grayscale_obs=grayscale_obs,
+            grayscale_newaxis=grayscale_newaxis,
+            scale_obs=scale_obs,
+        )
+        Wrapper.__init__(self, env)
+        if not _is_integer(frame_skip):
+            raise TypeError(FRAME_SKIP_TYPE_MSG.format(value=frame_skip))
+        if frame_skip <= 0:
+            raise ValueError(FRAME_SKIP_MSG.format(value=frame_skip))
+        self.screen_size: tuple[int, int] = _check_screen_size(screen_size)
+        if frame_skip > 1 and getattr(env.unwrapped, "_frameskip", None) != 1:
+            raise ValueError(ENV_FRAMESKIP_MSG)
+        if not _is_integer(noop_max):
+            raise TypeError(NOOP_MAX_TYPE_MSG.format(value=noop_max))
+        if noop_max < 0:
+            raise ValueError(NOOP_MAX_MSG.format(value=noop_max))
+        if noop_max > 0 and env.unwrapped.get_action_meanings()[0] != "NOOP":  # type: ignore[attr-defined]
+            raise ValueError(NOOP_MEANING_MSG)
+        space = env.observation_space
+        if not isinstance(space, Box):
+            raise TypeError(NOT_BOX_MSG.format(type=type(space)))
+
+        self.noop_max = int(noop_max)
+        self.frame_skip = int(frame_skip)
+        self.terminal_on_life_loss = terminal_on_life_loss
+        self.grayscale_obs = grayscale_obs
+        self.grayscale_newaxis = grayscale_newaxis
+        self.scale_obs = scale_obs
+        screen_shape = space.shape[:2] if grayscale_obs else space.shape
+        # obs_buffer[0] holds the newest captured screen, obs_buffer[1] the one before it.
+        self.obs_buffer = [
+            np.empty(screen_shape, dtype=np.uint8),
+            np.empty(screen_shape, dtype=np.uint8),
+        ]
+        self.lives = 0
+        self.game_over = False
+
+        width, height = self.screen_size
+        shape: tuple[int, ...] = (height, width, 1 if grayscale_obs else 3)
+        if grayscale_obs and not grayscale_newaxis:
+            shape = shape[:-1]
+        if scale_obs:
+            self.observation_space = Box(low=0, high=1, shape=shape, dtype=np.float32)
+        else:
+            self.observation_space = Box(low=0, high=255, shape=shape, dtype=np.uint8)
+
+    @property
+    def ale(self) -> Any:
+        """The ALE interface of the innermost env (looked up each time, so pickling works)."""
+        return self.env.unwrapped.ale  # type: ignore[attr-defined]
+
+    def _capture(self, slot: int) -> None:
+        """Read the current screen into ``obs_buffer[slot]``."""
+        if self.grayscale_obs:
+            self.ale.getScreenGrayscale(self.obs_buffer[slot])
+        else:
+            self.ale.getScreenRGB(self.obs_buffer[slot])
+
+    def step(
+        self, action: WrapperActType
+    ) -> tuple[WrapperObsType, SupportsFloat, bool, bool, dict[str, Any]]:
+        """Repeat ``action`` for ``frame_skip`` frames and return the processed last screens."""
+        total_reward = 0.0
+        terminated = truncated = False
+        info: dict[str, Any] = {}
+        captured = 0
+        for t in range(self.frame_skip):
+            _, reward, terminated, truncated, info = self.env.step(action)
+            total_reward += float(reward)
+            self.game_over = terminated
+            if self.terminal_on_life_loss:
+                new_lives = self.ale.lives()
+                terminated = terminated or new_lives < self.lives
+                self.game_over = terminated
+                self.lives = new_lives
+            ended = terminated or truncated
+            if t >= self.frame_skip - 2 or ended:
+                self.obs_buffer.reverse()
+                self._capture(0)
+                captured += 1
+            if ended:
+                break
+        return self._get_obs(pool=captured >= 2), total_reward, terminated, truncated, info
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[WrapperObsType, dict[str, Any]]:
+        """Reset the env, take the random no-op steps, and return the processed screen."""
+        _, reset_info = self.env.reset(seed=seed, options=options)
+        noops = 0
+        if self.noop_max > 0:
+            noops = int(self.env.unwrapped.np_random.integers(1, self.noop_max + 1))
+        for _ in range(noops):
+            _, _, terminated, truncated, step_info = self.env.step(0)
+            reset_info.update(step_info)
+            if terminated or truncated:
+                _, reset_info = self.env.reset(seed=seed, options=options)
+        self.lives = self.ale.lives()
+        self._capture(0)
+        return self._get_obs(pool=False), reset_info
+
+    def _get_obs(self, pool: bool) -> Any:
+        """The newest screen (max-pooled with the one before if ``pool``), resized and scaled."""
+        screen = self.obs_buffer[0]
+        if pool:
+            screen = np.maximum(screen, self.obs_buffer[1])
+        width, height = self.screen_size
+        obs = resize_image(screen, (height, width))
+        if self.scale_obs:
+            obs = obs.astype(np.float32) / 255.0
+        if self.grayscale_obs and self.grayscale_newaxis:
+            obs = obs[..., np.newaxis]
+        return obs

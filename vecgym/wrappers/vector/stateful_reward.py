@@ -1,0 +1,124 @@
+"""The vector :class:`NormalizeReward`: rewards scaled by the spread of the discounted return."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from vecgym.core.env import ActType, ObsType
+from vecgym.core.record_constructor import RecordConstructorArgs
+from vecgym.error import InvalidBound
+from vecgym.vector.vector_env import VectorEnv, VectorWrapper
+from vecgym.wrappers.utils import RunningMeanStd
+from vecgym.wrappers.vector._episodes import EpisodeTracker, autoreset_mode_of, reset_mask_of
+from vecgym.wrappers.vector._statistics import RunningStatisticsMixin
+
+__all__ = ["NormalizeReward"]
+
+GAMMA_MSG = "`gamma` should be in the interval [0, 1]. Received {}"
+EPSILON_MSG = "`epsilon` should be strictly positive. Received {}"
+
+
+class NormalizeReward(
+    VectorWrapper[ObsType, ActType, ObsType, ActType, np.ndarray],
+    RunningStatisticsMixin,
+    RecordConstructorArgs,
+):
+    """Scales rewards so that each env's discounted return has roughly unit variance.
+
+    Each env keeps a discounted return ``G <- G * gamma * (1 - terminated) + reward`` over the
+    steps of its episode; :attr:`return_rms` is updated with the returns of the envs that made an
+    episode step, and every reward is returned divided by ``sqrt(return_rms.var + epsilon)``.
+
+    The return restarts (at 0) whenever an env starts a new episode: after a ``NEXT_STEP`` reset
+    step (which is not an episode step and does not update the statistics), right after a
+    ``SAME_STEP`` episode end, and on a reset of that env, a partial reset touching only the envs
+    it marks. Gymnasium 1.4 instead carries the return of a ``NEXT_STEP`` / ``DISABLED`` episode
+    into the next one (the last reward after a termination, the whole return after a truncation)
+    and zeroes every env's return on a partial reset.
+
+    The statistics can be frozen (``update_running_mean = False``), read and replaced
+    (``state_dict()`` / ``load_state_dict()``) and saved to / loaded from ``.npz`` files
+    (``save(path)`` / ``load(path)``); see :mod:`vecgym.wrappers.vector._statistics`.
+
+    Example:
+        >>> import vecgym as gym
+        >>> envs = gym.make_vec("CartPole-v1", num_envs=2, vectorization_mode="sync")
+        >>> envs = NormalizeReward(envs, gamma=0.99)
+        >>> _ = envs.reset(seed=0)
+        >>> rewards = envs.step(envs.action_space.sample())[1]
+        >>> rewards.shape
+        (2,)
+        >>> envs.save("/tmp/vecgym-doctest-reward-stats.npz")
+        >>> envs.load("/tmp/vecgym-doctest-reward-stats.npz")
+        >>> envs.close()
+    """
+
+    def __init__(
+        self,
+        env: VectorEnv[ObsType, ActType, np.ndarray],
+        gamma: float = 0.99,
+        epsilon: float = 1e-8,
+    ) -> None:
+        """Wrap ``env``.
+
+        Args:
+            env: the vector environment.
+            gamma: the discount factor of the return, in ``[0, 1]``.
+            epsilon: added to the variance before the square root, strictly positive.
+
+        Raises:
+            InvalidBound: ``gamma`` outside ``[0, 1]`` or ``epsilon`` not strictly positive.
+        """
+        if not 0 <= gamma <= 1:
+            raise InvalidBound(GAMMA_MSG.format(gamma))
+        if not epsilon > 0:
+            raise InvalidBound(EPSILON_MSG.format(epsilon))
+        RecordConstructorArgs.__init__(self, gamma=gamma, epsilon=epsilon)
+        VectorWrapper.__init__(self, env)
+        self._autoreset_mode = autoreset_mode_of(env, type(self).__name__)
+        self._episodes = EpisodeTracker(self._autoreset_mode, self.num_envs)
+        self.return_rms = RunningMeanStd(shape=())
+        self.accumulated_reward: npt.NDArray[np.float32] = np.zeros(self.num_envs, dtype=np.float32)
+        self.gamma = gamma
+        self.epsilon = epsilon
+        self._update_running_mean = True
+
+    def _statistics(self) -> RunningMeanStd:
+        return self.return_rms
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[ObsType, dict[str, Any]]:
+        """Reset the wrapped env; the returns of the envs reset (all, or ``reset_mask``) restart."""
+        mask = reset_mask_of(options, self.num_envs)
+        result = self.env.reset(seed=seed, options=options)
+        self.accumulated_reward[self._episodes.reset(mask)] = 0.0
+        return result
+
+    def step(
+        self, actions: ActType
+    ) -> tuple[
+        ObsType,
+        npt.NDArray[np.float64],
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.bool_],
+        dict[str, Any],
+    ]:
+        """Step the wrapped env, update the return statistics and scale the rewards."""
+        observations, rewards, terminations, truncations, infos = self.env.step(actions)
+        episodes = self._episodes.step(terminations, truncations)
+        counted = episodes.counted
+        rewards_array = np.asarray(rewards)
+        self.accumulated_reward[episodes.started] = 0.0
+        not_terminated = 1 - np.asarray(terminations)[counted]
+        self.accumulated_reward[counted] = (
+            self.accumulated_reward[counted] * self.gamma * not_terminated + rewards_array[counted]
+        )
+        if self._update_running_mean and counted.any():
+            self.return_rms.update(self.accumulated_reward[counted])
+        self.accumulated_reward[episodes.restarted_after] = 0.0
+        scaled = rewards_array / np.sqrt(self.return_rms.var + self.epsilon)
+        return observations, scaled, terminations, truncations, infos
