@@ -1,4 +1,4 @@
-"""Steps per second of vecgym's numpy-vectorised classic-control envs.
+"""Steps per second of vecgym's numpy-vectorised classic-control and toy-text envs.
 
 For every env with a ``vector_entry_point``: the vectorised env against vecgym's
 ``SyncVectorEnv`` of the single env (target: at least 5x), both at ``--num-envs`` envs; and
@@ -35,6 +35,12 @@ ENV_IDS = [
     "MountainCarContinuous-v0",
     "Pendulum-v1",
     "Acrobot-v1",
+    "FrozenLake-v1",
+    "FrozenLake8x8-v1",
+    "Taxi-v4",
+    "CliffWalking-v1",
+    "CliffWalkingSlippery-v1",
+    "Blackjack-v1",
 ]
 #: Pre-generated action batches per case (cycled when a run needs more).
 ACTION_BATCHES = 2048
@@ -71,28 +77,21 @@ def time_case(envs: Any, actions: list[Any], seconds: float) -> tuple[float, int
             return now - start, steps
 
 
+def _vector_factory(env_id: str, num_envs: int, mode: str) -> Callable[[], Any]:
+    def factory() -> Any:
+        return vecgym.make_vec(env_id, num_envs=num_envs, vectorization_mode=mode)
+
+    return factory
+
+
 def build_cases(num_envs: int) -> list[tuple[str, str, Callable[[], Any]]]:
     """``(env id, implementation, factory)`` for every case measured."""
     cases: list[tuple[str, str, Callable[[], Any]]] = []
     for env_id in ENV_IDS:
         cases.append(
-            (
-                env_id,
-                "vecgym vector",
-                lambda env_id=env_id: vecgym.make_vec(
-                    env_id, num_envs=num_envs, vectorization_mode="vector_entry_point"
-                ),
-            )
+            (env_id, "vecgym vector", _vector_factory(env_id, num_envs, "vector_entry_point"))
         )
-        cases.append(
-            (
-                env_id,
-                "vecgym sync",
-                lambda env_id=env_id: vecgym.make_vec(
-                    env_id, num_envs=num_envs, vectorization_mode="sync"
-                ),
-            )
-        )
+        cases.append((env_id, "vecgym sync", _vector_factory(env_id, num_envs, "sync")))
     try:
         from gymnasium.envs.classic_control.cartpole import CartPoleVectorEnv
     except ImportError:  # pragma: no cover - gymnasium is optional here
@@ -112,10 +111,8 @@ def machine() -> dict[str, Any]:
         "platform": platform.platform(),
         "cpus": os.cpu_count(),
     }
-    try:
+    if hasattr(os, "getloadavg"):
         info["load_average"] = os.getloadavg()
-    except OSError:  # pragma: no cover - not on every platform
-        pass
     try:
         import gymnasium
 

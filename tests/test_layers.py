@@ -28,6 +28,7 @@ LAYERS = {
     "vector": 2,
     "wrappers": 3,
     "envs": 4,
+    "cli": 5,
 }
 # Re-export modules whose job is to expose an upper layer at Gymnasium's public path.
 ALLOWED_UPWARD = {

@@ -56,7 +56,36 @@ SURFACE: dict[str, list[str]] = {
     "vecgym.utils.seeding": ["np_random", "RandomNumberGenerator"],
     "vecgym.utils.step_api_compatibility": ["convert_to_done_step_api",
                                             "convert_to_terminated_truncated_step_api"],
-    "vecgym.wrappers": ["TimeLimit", "OrderEnforcing", "PassiveEnvChecker", "RenderCollection"],
+    "vecgym.utils.save_video": ["save_video", "capped_cubic_video_schedule"],
+    "vecgym.wrappers": [
+        "NormalizeReward", "TimeAwareObservation", "TimeLimit", "Autoreset", "FlattenObservation",
+        "RecordEpisodeStatistics", "TransformObservation", "ClipReward", "DiscretizeAction",
+        "GrayscaleObservation", "NormalizeObservation", "OrderEnforcing", "PassiveEnvChecker",
+        "RenderCollection", "TransformAction", "__all__", "AddRenderObservation", "ClipAction",
+        "DelayObservation", "DiscretizeObservation", "DtypeObservation", "FilterObservation",
+        "FrameStackObservation", "HumanRendering", "JaxToNumpy", "MaxAndSkipObservation",
+        "RecordVideo", "RescaleAction", "RescaleObservation", "ReshapeObservation",
+        "StickyAction", "TransformReward", "LegacyGymCompatibility",
+    ],
+    "vecgym.wrappers.legacy": ["LegacyGymCompatibility", "register_legacy_env"],
+    "vecgym.wrappers.stateful_action": ["RepeatAction"],
+    "vecgym.wrappers.utils": ["create_zero_array"],
+    "vecgym.wrappers.vector": [
+        "DictInfoToList", "NormalizeObservation", "NormalizeReward", "RecordEpisodeStatistics",
+        "RecordVideo", "TransformAction", "TransformObservation", "VectorizeTransformAction",
+    ],
+    "vecgym.vector": ["SyncVectorEnv", "AsyncVectorEnv", "AutoresetMode", "VectorEnv",
+                      "VectorWrapper"],
+    "vecgym.vector.utils": [
+        "batch_space", "iterate", "batch_differing_spaces", "create_shared_memory",
+        "read_from_shared_memory", "write_to_shared_memory", "concatenate", "create_empty_array",
+        "CloudpickleWrapper", "clear_mpi_env_vars",
+    ],
+    "vecgym.vector.vector_env": ["AutoresetMode"],
+    "vecgym.envs.classic_control": ["CartPoleEnv"],
+    "vecgym.envs.classic_control.cartpole": ["CartPoleEnv", "CartPoleVectorEnv"],
+    "vecgym.envs.classic_control.pendulum": ["PendulumEnv"],
+    "vecgym.envs.toy_text.taxi": ["TaxiEnv"],
 }
 
 

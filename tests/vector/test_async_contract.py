@@ -18,7 +18,9 @@ from vecgym.vector.async_vector_env import AsyncState, default_start_method, usa
 NUM_ENVS = 4
 WAIT_S = 30.0
 
-CONTEXTS = [c for c in ("fork", "forkserver", "spawn") if c in multiprocessing.get_all_start_methods()]
+CONTEXTS = [
+    c for c in ("fork", "forkserver", "spawn") if c in multiprocessing.get_all_start_methods()
+]
 
 
 def _fns(**kwargs: Any) -> list[Any]:
@@ -56,7 +58,9 @@ def test_steps_like_sync(envs: AsyncVectorEnv) -> None:
         assert_same_batch(envs.reset(seed=1), sync.reset(seed=1))
         for t in range(8):
             actions = np.array([(t + i) % 3 for i in range(NUM_ENVS)])
-            assert_same_batch(envs.step_async(actions) or envs.step_wait(WAIT_S), sync.step(actions))
+            assert_same_batch(
+                envs.step_async(actions) or envs.step_wait(WAIT_S), sync.step(actions)
+            )
     finally:
         sync.close()
 
@@ -130,7 +134,8 @@ def test_copy_false_returns_shared_views() -> None:
         obs, _ = envs.reset(seed=0)
         first = obs
         obs, *_ = envs.step(np.zeros(NUM_ENVS, dtype=np.int64))
-        assert obs is first and np.all(first == 1)
+        assert obs is first
+        assert np.all(first == 1)
     finally:
         envs.close()
 
@@ -143,7 +148,8 @@ def test_defaults() -> None:
         assert envs._state is AsyncState.DEFAULT
         assert repr(envs) == f"AsyncVectorEnv(num_envs={NUM_ENVS})"
         frames = envs.render()
-        assert isinstance(frames, tuple) and len(frames) == NUM_ENVS
+        assert isinstance(frames, tuple)
+        assert len(frames) == NUM_ENVS
     finally:
         envs.close()
 

@@ -76,9 +76,7 @@ ACTION_SPACES = {
 
 
 def _fns(obs_space: Any, act_space: Any) -> list[Any]:
-    return [
-        (lambda i=i: SpaceEnv(obs_space, act_space, 1 + i % 3)) for i in range(NUM_ENVS)
-    ]
+    return [(lambda i=i: SpaceEnv(obs_space, act_space, 1 + i % 3)) for i in range(NUM_ENVS)]
 
 
 def _run(obs_key: str, act_key: str, mode: AutoresetMode, shm: bool, steps: int = 8) -> None:
@@ -147,13 +145,13 @@ def test_matches_gymnasium_async() -> None:
     ours = AsyncVectorEnv([lambda: vecgym.make("CartPole-v1")] * 3, num_workers=2)
     theirs = gymnasium.vector.AsyncVectorEnv([lambda: gymnasium.make("CartPole-v1")] * 3)
     try:
-        o1, i1 = ours.reset(seed=5)
-        o2, i2 = theirs.reset(seed=5)
+        o1, _i1 = ours.reset(seed=5)
+        o2, _i2 = theirs.reset(seed=5)
         np.testing.assert_array_equal(o1, o2)
         rng = np.random.default_rng(0)
         for _ in range(30):
             actions = rng.integers(0, 2, 3)
-            for a, b in zip(ours.step(actions)[:4], theirs.step(actions)[:4]):
+            for a, b in zip(ours.step(actions)[:4], theirs.step(actions)[:4], strict=False):
                 np.testing.assert_array_equal(a, b)
     finally:
         ours.close()

@@ -26,10 +26,13 @@ def test_exception_in_step_keeps_type_and_cause(context: str) -> None:
     try:
         envs.reset(seed=0)
         envs.step(ZEROS)
-        with pytest.raises(ValueError, match=r"boom at step 2.*worker 1, sub-environment 3") as info:
+        with pytest.raises(
+            ValueError, match=r"boom at step 2.*worker 1, sub-environment 3"
+        ) as info:
             envs.step(ZEROS)
         assert isinstance(info.value.__cause__, RemoteTraceback)
-        assert "Traceback" in str(info.value.__cause__) and "boom" in str(info.value.__cause__)
+        assert "Traceback" in str(info.value.__cause__)
+        assert "boom" in str(info.value.__cause__)
         # the vector env stays usable: a reset recovers it
         obs, _ = envs.reset(seed=0)
         assert obs.shape == (4, 1)
@@ -40,7 +43,7 @@ def test_exception_in_step_keeps_type_and_cause(context: str) -> None:
 def test_exception_in_reset() -> None:
     envs = _envs(lambda bad: RaisingEnv(fail_on_reset=bad), bad=0)
     try:
-        with pytest.raises(ValueError, match="boom in reset.*sub-environment 0"):
+        with pytest.raises(ValueError, match=r"boom in reset.*sub-environment 0"):
             envs.reset(seed=0)
     finally:
         envs.close()
@@ -50,9 +53,10 @@ def test_exception_in_call_and_unpicklable() -> None:
     envs = _envs(lambda bad: RaisingEnv(unpicklable=bad), bad=2)
     try:
         envs.reset(seed=0)
-        with pytest.raises(error.WorkerError, match="UnpicklableError.*boom in explode") as info:
+        with pytest.raises(error.WorkerError, match=r"UnpicklableError.*boom in explode") as info:
             envs.call("explode", indices=[2])
-        assert info.value.env_index == 2 and info.value.worker == 1
+        assert info.value.env_index == 2
+        assert info.value.worker == 1
         assert "UnpicklableError" in info.value.type_name
         assert isinstance(info.value.__cause__, RemoteTraceback)
         with pytest.raises(ValueError, match="use the vector env's `step`"):
@@ -75,10 +79,11 @@ def test_dead_worker_raises_worker_died(shm: bool) -> None:
     envs = _envs(lambda bad: ExitingEnv(exit_at=2 if bad else 10**6, code=3), shared_memory=shm)
     envs.reset(seed=0)
     envs.step(ZEROS)
+    envs.step_async(ZEROS)
     with pytest.raises(error.WorkerDied, match=r"worker 1 .*\[2, 3\].*exit code 3") as info:
-        envs.step_async(ZEROS)
         envs.step_wait(timeout=WAIT_S)
-    assert info.value.worker == 1 and info.value.env_indices == (2, 3)
+    assert info.value.worker == 1
+    assert info.value.env_indices == (2, 3)
     assert info.value.exitcode == 3
     with pytest.raises(error.WorkerDied, match="unusable"):
         envs.step(ZEROS)
@@ -95,8 +100,8 @@ def test_timeout_then_fresh_results() -> None:
         envs.step_async(np.array([1, 1]))
         with pytest.raises(error.WaitTimeout, match="timed out"):
             envs.step_wait(timeout=0.05)
+        envs.step_async(np.array([0, 0]))
         with pytest.raises(TimeoutError):  # also a TimeoutError
-            envs.step_async(np.array([0, 0]))
             envs.step_wait(timeout=0.01)
         envs.set_attr("step_delay", 0.0)
         obs, rewards, *_ = envs.step(np.array([0, 0]))

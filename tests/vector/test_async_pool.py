@@ -21,7 +21,8 @@ def test_send_recv_returns_first_batch_with_ids() -> None:
         np.testing.assert_array_equal(ids, [0, 1])  # the fast worker finished first
         np.testing.assert_array_equal(obs[:, 0], [1, 1])
         np.testing.assert_array_equal(rewards, [1.0, 0.0])
-        assert infos == {} and terminated.shape == truncated.shape == (2,)
+        assert infos == {}
+        assert terminated.shape == truncated.shape == (2,)
         envs.send(np.array([0, 0]))  # default env_ids: the last batch
         with pytest.raises(ValueError, match="not in flight"):
             envs.send(np.array([0]), [2])
@@ -50,7 +51,8 @@ def test_send_subset_of_a_worker_and_queueing() -> None:
         got = {}
         for _ in range(2):
             obs, rewards, _, _, infos, ids = envs.recv(timeout=30)
-            assert infos["count"].tolist() == [1] and infos["_count"].tolist() == [True]
+            assert infos["count"].tolist() == [1]
+            assert infos["_count"].tolist() == [True]
             got[int(ids[0])] = (float(obs[0, 0]), float(rewards[0]))
         assert got == {0: (1.0, 1.0), 1: (1.0, 2.0)}
         assert envs.get_attr("count") == (1, 1, 0, 0)

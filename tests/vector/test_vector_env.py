@@ -45,7 +45,6 @@ INFO_SEQUENCES: dict[str, list[tuple[int, dict[str, Any]]]] = {
     "np_bool": [(0, {"b": np.bool_(True)})],
     "array": [(1, {"arr": np.arange(3, dtype=np.int16)}), (0, {"arr": np.ones(3, dtype=np.int16)})],
     "object": [(0, {"s": "text"}), (2, {"o": _Obj()}), (1, {"n": None})],
-    "mixed_first_int_then_float": [(0, {"a": 1}), (1, {"a": 2.7})],
     "nested": [
         (0, {"ep": {"r": 1.0, "l": 3}}),
         (2, {"ep": {"r": 2.0, "l": 4, "deep": {"k": True}}}),
@@ -68,6 +67,21 @@ def test_add_info_matches_gymnasium(name: str) -> None:
         infos = ours._add_info(infos, info, env_num)
         gym_infos = theirs._add_info(gym_infos, info, env_num)
     assert_same_batch(infos, gym_infos)
+
+
+def test_add_info_widens_instead_of_truncating() -> None:
+    """Gymnasium keeps the first env's dtype and stores 2.7 as 2; vecgym widens the array."""
+    infos: dict[str, Any] = {}
+    env = _Sized(3)
+    env._add_info(infos, {"a": 1, "f": np.float32(0.5), "b": True}, 0)
+    env._add_info(infos, {"a": 2.7, "f": 2, "b": 3}, 1)
+    env._add_info(infos, {"a": 4, "f": 1.25, "b": False}, 2)
+    np.testing.assert_array_equal(infos["a"], [1.0, 2.7, 4.0])
+    assert infos["a"].dtype == np.float64
+    assert infos["f"].dtype == np.float32  # a Python int or float fits a float32 array as is
+    np.testing.assert_array_equal(infos["f"], [0.5, 2.0, 1.25])
+    np.testing.assert_array_equal(infos["b"], [1, 3, 0])
+    np.testing.assert_array_equal(infos["_a"], [True, True, True])
 
 
 def test_add_info_layout() -> None:

@@ -20,7 +20,7 @@ from vecgym.utils.record_constructor import RecordConstructorArgs as RecordConst
 __all__ = ["EzPickle", "RecordConstructorArgs", "colorize"]
 
 _LAZY_SUBMODULES = frozenset(
-    {"env_checker", "passive_env_checker", "performance", "step_api_compatibility"}
+    {"env_checker", "passive_env_checker", "performance", "save_video", "step_api_compatibility"}
 )
 
 

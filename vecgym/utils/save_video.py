@@ -145,12 +145,10 @@ def _write_mp4(
 # --- save_video -----------------------------------------------------------------------------------
 def _is_positive_number(value: Any) -> bool:
     """Whether ``value`` is a real, finite number above zero (``bool`` excluded)."""
-    return (
-        isinstance(value, numbers.Real)
-        and not isinstance(value, bool)
-        and bool(np.isfinite(value))
-        and value > 0
-    )
+    if not isinstance(value, numbers.Real) or isinstance(value, bool):
+        return False
+    number = float(value)
+    return bool(np.isfinite(number)) and number > 0
 
 
 def _frame_rate(kwargs: dict[str, Any]) -> float:

@@ -58,7 +58,7 @@ class Command(enum.IntEnum):
     """What a worker is asked to do; the value is stored in its shared command word."""
 
     STEP = 1
-    """Step the envs whose ``step_mask`` entry is set, actions from shared memory (or the request)."""
+    """Step the envs whose ``step_mask`` entry is set (actions in shared memory or the request)."""
     RESET = 2
     """Reset the envs of the request's mask with its seeds and options."""
     CALL = 3
@@ -91,7 +91,7 @@ def unpack_done(word: int) -> tuple[int, bool]:
     return word >> _DONE_SHIFT, bool(word & HAS_REPLY)
 
 
-# --- messages -------------------------------------------------------------------------------------
+# --- messages -----------------------------------------------------------------------------------
 @dataclass
 class Request:
     """A command's arguments that do not live in shared memory.
@@ -178,7 +178,7 @@ class Hello:
     error: RemoteError | None = None
 
 
-# --- shared memory layout -------------------------------------------------------------------------
+# --- shared memory layout -----------------------------------------------------------------------
 Leaf = tuple[tuple[int, ...], str]
 """A fixed-size leaf of a space: its (unbatched) shape and numpy dtype string."""
 
@@ -187,8 +187,8 @@ def leaf_tree(space: Any) -> Any:
     """The fixed-size structure of ``space``, or ``None`` where it is not fixed-size.
 
     Box, Discrete, MultiDiscrete and MultiBinary are leaves (``(shape, dtype)``); Tuple and Dict of
-    those are tuples and dicts of leaves. Anything else (Text, Sequence, Graph, OneOf, custom spaces)
-    has values whose size varies, so it cannot live in a preallocated buffer.
+    those are tuples and dicts of leaves. Anything else (Text, Sequence, Graph, OneOf, custom
+    spaces) has values whose size varies, so it cannot live in a preallocated buffer.
     """
     from vecgym.core.spaces.box import Box
     from vecgym.core.spaces.dict import Dict
@@ -285,9 +285,11 @@ class SharedLayout:
             flat[name] = np.frombuffer(
                 buffer, dtype=dtype, count=count, offset=self.offsets[name]
             ).reshape(shape)
-        obs_leaves = [flat[f"obs{i}"] for i in range(len(_flat_leaves(self.obs_tree)))] if (
-            self.obs_tree is not None
-        ) else []
+        obs_leaves = (
+            [flat[f"obs{i}"] for i in range(len(_flat_leaves(self.obs_tree)))]
+            if (self.obs_tree is not None)
+            else []
+        )
         action_leaves = (
             [flat[f"action{i}"] for i in range(len(_flat_leaves(self.action_tree)))]
             if self.action_tree is not None

@@ -26,10 +26,11 @@ from __future__ import annotations
 import os
 import signal
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from multiprocessing.reduction import recv_handle
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
@@ -53,7 +54,9 @@ __all__ = ["HANDLERS", "WorkerConfig", "async_worker"]
 PARENT_CHECK_S = 0.5
 """How often a sleeping worker checks that its parent is still alive."""
 RESERVED_CALL_NAMES = frozenset({"reset", "step", "close", "_setattr", "_check_spaces"})
-RESERVED_CALL_MSG = "`call` cannot be used for {name!r}: use the vector env's `{name}` method instead"
+RESERVED_CALL_MSG = (
+    "`call` cannot be used for {name!r}: use the vector env's `{name}` method instead"
+)
 OBS_SPACE_MISMATCH_MSG = (
     "AsyncVectorEnv(..., observation_mode={mode!r}) requires every sub-environment's observation "
     "space to {rule}; sub-environment {index} has {got}, expected {expected}"
@@ -112,7 +115,7 @@ class _WorkerState:
         self.running = True
 
 
-# --- reading and writing structured values in shared memory ---------------------------------------
+# --- reading and writing structured values in shared memory -------------------------------------
 def _write(views: Any, index: int, value: Any) -> None:
     """Write one env's value of a Tuple/Dict/leaf structure into row ``index`` of ``views``."""
     if isinstance(views, np.ndarray):
@@ -121,7 +124,7 @@ def _write(views: Any, index: int, value: Any) -> None:
         for key, sub in views.items():
             _write(sub, index, value[key])
     else:
-        for sub, item in zip(views, value):
+        for sub, item in zip(views, value, strict=False):
             _write(sub, index, item)
 
 
@@ -135,14 +138,16 @@ def _read(views: Any, index: int) -> Any:
     return tuple(_read(sub, index) for sub in views)
 
 
-def _write_obs(state: _WorkerState, index: int, obs: Any, observations: list[tuple[int, Any]]) -> None:
+def _write_obs(
+    state: _WorkerState, index: int, obs: Any, observations: list[tuple[int, Any]]
+) -> None:
     if state.obs_in_shm:
         _write(state.views.observations, index, obs)
     else:
         observations.append((index, obs))
 
 
-# --- command handlers ------------------------------------------------------------------------------
+# --- command handlers ---------------------------------------------------------------------------
 def _finish(state: _WorkerState, seq: int, reply: Reply | None) -> None:
     """Publish completion of command ``seq``: done word, wake the parent, then the reply if any."""
     state.views.done[state.config.worker_index] = pack_done(seq, reply is not None)
@@ -238,7 +243,7 @@ def _call(state: _WorkerState, seq: int) -> Reply | None:
 def _set_attr(state: _WorkerState, seq: int) -> Reply | None:
     request: Request = state.conn.recv()
     indices, name, values = request.payload
-    for index, value in zip(indices, values):
+    for index, value in zip(indices, values, strict=False):
         try:
             state.envs[index - state.start].set_wrapper_attr(name, value)
         except Exception as exc:
@@ -271,7 +276,7 @@ HANDLERS: dict[Command, Callable[[_WorkerState, int], Reply | None]] = {
 _DONE_SEMAPHORE: list[Any] = [None]
 
 
-# --- start-up and main loop ------------------------------------------------------------------------
+# --- start-up and main loop ---------------------------------------------------------------------
 def _check_spaces(envs: list[Any], start: int, payload: tuple[Any, Any, Any]) -> None:
     from vecgym.core.spaces.utils import is_space_dtype_shape_equiv
 

@@ -59,6 +59,7 @@ slice, so with ``num_workers`` workers the natural batch sizes are multiples of 
 
 from __future__ import annotations
 
+import contextlib
 import copy as copy_module
 import enum
 import multiprocessing
@@ -72,7 +73,7 @@ from collections.abc import Callable, Sequence
 from multiprocessing.connection import Connection
 from multiprocessing.connection import wait as wait_connections
 from multiprocessing.reduction import send_handle
-from typing import Any, Generic
+from typing import Any, Generic, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -82,7 +83,6 @@ from vecgym.core.env import ActType, Env, ObsType, RenderFrame
 from vecgym.core.spaces.space import Space
 from vecgym.vector._protocol import (
     Command,
-    Hello,
     RemoteError,
     Reply,
     Request,
@@ -170,7 +170,7 @@ class AsyncState(enum.Enum):
 
 
 class RemoteTraceback(Exception):
-    """The ``__cause__`` of an exception re-raised from a worker: its text is the remote traceback."""
+    """The ``__cause__`` of an exception re-raised from a worker: the remote traceback."""
 
     def __init__(self, text: str) -> None:
         super().__init__(text)
@@ -304,8 +304,10 @@ class AsyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, A
         self._broken: BaseException | None = None
         self._state = AsyncState.DEFAULT
 
-        if not isinstance(env_fns, Sequence) or len(env_fns) == 0 or not all(
-            callable(fn) for fn in env_fns
+        if (
+            not isinstance(env_fns, Sequence)
+            or len(env_fns) == 0
+            or not all(callable(fn) for fn in env_fns)
         ):
             raise TypeError(ENV_FNS_MSG.format(env_fns))
         self.env_fns = env_fns
@@ -325,15 +327,19 @@ class AsyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, A
         cores = usable_cores()
         if num_workers is None:
             num_workers = min(cores, self.num_envs)
-        elif isinstance(num_workers, bool) or not isinstance(num_workers, (int, np.integer)) or (
-            num_workers < 1
+        elif (
+            isinstance(num_workers, bool)
+            or not isinstance(num_workers, (int, np.integer))
+            or (num_workers < 1)
         ):
             raise ValueError(NUM_WORKERS_MSG.format(num_workers))
         self.num_workers = min(int(num_workers), self.num_envs)
         if batch_size is None:
             batch_size = self.num_envs
-        if isinstance(batch_size, bool) or not isinstance(batch_size, (int, np.integer)) or not (
-            1 <= batch_size <= self.num_envs
+        if (
+            isinstance(batch_size, bool)
+            or not isinstance(batch_size, (int, np.integer))
+            or not (1 <= batch_size <= self.num_envs)
         ):
             raise ValueError(BATCH_SIZE_MSG.format(self.num_envs, batch_size))
         self.batch_size = int(batch_size)
@@ -359,7 +365,7 @@ class AsyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, A
             self.close(terminate=True)
             raise
 
-    # --- construction -----------------------------------------------------------------------------
+    # --- construction ----------------------------------------------------------------------------
     def _check_mode(self, observation_mode: Any) -> None:
         if isinstance(observation_mode, tuple) and len(observation_mode) == 2:
             if not all(isinstance(space, Space) for space in observation_mode):
@@ -372,7 +378,7 @@ class AsyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, A
     def _start_workers(self) -> None:
         ctx = self._ctx
         target = self.worker or async_worker
-        self._done = ctx.Semaphore(0)
+        self._done: Any = ctx.Semaphore(0)
         self._wake = [ctx.Semaphore(0) for _ in range(self.num_workers)]
         is_fork = self.context == "fork"
         with clear_mpi_env_vars():
@@ -381,12 +387,12 @@ class AsyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, A
                 config = WorkerConfig(
                     worker_index=k,
                     start=a,
-                    env_fns=CloudpickleWrapper(list(self.env_fns[a:b])),
+                    env_fns=CloudpickleWrapper(cast(Any, list(self.env_fns[a:b]))),
                     autoreset_mode=self.autoreset_mode,
                     parent_pid=os.getpid(),
                     spin_s=self._worker_spin_s,
                 )
-                process = ctx.Process(
+                process = ctx.Process(  # type: ignore[attr-defined]
                     target=target,
                     name=f"Worker<{type(self).__name__}>-{k}",
                     args=(
@@ -490,18 +496,18 @@ class AsyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, A
                 self.processes[k].join(1.0)
                 raise self._died(k)
 
-    # --- properties ---------------------------------------------------------------------------------
+    # --- properties ------------------------------------------------------------------------------
     @property
     def np_random_seed(self) -> tuple[int, ...]:  # type: ignore[override]
         """The ``np_random_seed`` of every sub-environment."""
         return self.get_attr("np_random_seed")
 
-    @property
+    @property  # type: ignore[misc]
     def np_random(self) -> tuple[np.random.Generator, ...]:  # type: ignore[override]
         """The ``np_random`` generator of every sub-environment (copies, from the workers)."""
         return self.get_attr("np_random")
 
-    # --- reset ------------------------------------------------------------------------------------
+    # --- reset -----------------------------------------------------------------------------------
     def reset(
         self,
         *,
@@ -569,7 +575,7 @@ class AsyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, A
         infos = self._merge(replies)
         return self._observations_out(), infos
 
-    # --- step -------------------------------------------------------------------------------------
+    # --- step ------------------------------------------------------------------------------------
     def step(
         self, actions: ActType
     ) -> tuple[
@@ -653,7 +659,7 @@ class AsyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, A
             infos,
         )
 
-    # --- EnvPool-style asynchronous batches ---------------------------------------------------------
+    # --- EnvPool-style asynchronous batches ------------------------------------------------------
     def send(self, actions: Any, env_ids: Any = None) -> None:
         """Step the envs ``env_ids`` with ``actions`` without waiting (EnvPool's ``send``).
 
@@ -746,6 +752,7 @@ class AsyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, A
         deadline = None if timeout is None else time.monotonic() + timeout
         while len(self._ready) < self.batch_size and (self._env_state == _RUNNING).any():
             busy = [k for k in range(self.num_workers) if self._outstanding[k]]
+            assert busy, "envs in flight without a busy worker"
             finished = self._wait_done(busy, deadline, need=1, method="recv", timeout=timeout)
             for k in finished:
                 self._collect_pool(k)
@@ -808,14 +815,12 @@ class AsyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, A
             self._dispatch_subset(k, queued, payload)
 
     def _discard_pool(self) -> None:
-        if (self._env_state == _RUNNING).any():
-            raise error.AlreadyPendingCallError(POOL_BUSY_MSG.format("a vector call"), "send")
         self._env_state[:] = _IDLE
         self._ready.clear()
         self._pool_infos.clear()
         self._last_recv = None
 
-    # --- call / attributes / render -----------------------------------------------------------------
+    # --- call / attributes / render --------------------------------------------------------------
     def call(
         self, name: str, *args: Any, indices: int | Sequence[int] | None = None, **kwargs: Any
     ) -> tuple[Any, ...]:
@@ -833,7 +838,7 @@ class AsyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, A
         self.call_async(name, *args, indices=indices, **kwargs)
         return self.call_wait()
 
-    def render(self) -> tuple[RenderFrame, ...] | None:  # type: ignore[override]
+    def render(self) -> tuple[RenderFrame, ...] | None:
         """The frames rendered by every sub-environment (``call("render")``)."""
         return self.call("render")
 
@@ -868,15 +873,14 @@ class AsyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, A
         replies = self._gather("call_wait", timeout)
         results: dict[int, Any] = {}
         for k, reply in replies:
-            assert reply is not None and reply.results is not None
+            assert reply is not None
+            assert reply.results is not None
             env_list = self._group(self._call_order)[k]
-            for i, value in zip(env_list, reply.results):
+            for i, value in zip(env_list, reply.results, strict=False):
                 results[i] = value
         return tuple(results[i] for i in self._call_order)
 
-    def get_attr(
-        self, name: str, *, indices: int | Sequence[int] | None = None
-    ) -> tuple[Any, ...]:
+    def get_attr(self, name: str, *, indices: int | Sequence[int] | None = None) -> tuple[Any, ...]:
         """The attribute ``name`` of each sub-environment (Gymnasium's async ``get_attr``: a
         callable attribute is called)."""
         return self.call(name, indices=indices)
@@ -902,7 +906,7 @@ class AsyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, A
             raise ValueError(SET_ATTR_LENGTH_MSG.format(len(values), len(selected)))
         self._assert_idle("set_attr")
         by_worker = self._group(selected)
-        value_of = dict(zip(selected, values))
+        value_of = dict(zip(selected, values, strict=False))
         self._prepare(list(by_worker))
         for k, env_list in by_worker.items():
             self._post(k, Command.SET_ATTR, (env_list, name, [value_of[i] for i in env_list]))
@@ -916,7 +920,7 @@ class AsyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, A
             groups.setdefault(int(self._worker_of_env[i]), []).append(i)
         return groups
 
-    # --- protocol helpers ---------------------------------------------------------------------------
+    # --- protocol helpers ------------------------------------------------------------------------
     def _assert_is_running(self) -> None:
         if self.closed:
             raise error.ClosedEnvironmentError(CLOSED_MSG.format(type(self).__name__))
@@ -929,8 +933,12 @@ class AsyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, A
                 PENDING_MSG.format(method=method, pending=self._state.value),
                 str(self._state.value),
             )
+        if method != "send" and (self._env_state == _RUNNING).any():
+            raise error.AlreadyPendingCallError(POOL_BUSY_MSG.format(method), "send")
 
-    def _write_actions(self, actions: Any, ids: npt.NDArray[np.intp] | None) -> dict[int, Any] | None:
+    def _write_actions(
+        self, actions: Any, ids: npt.NDArray[np.intp] | None
+    ) -> dict[int, Any] | None:
         """Check the actions and put them where the workers read them.
 
         Returns:
@@ -939,22 +947,26 @@ class AsyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, A
         """
         count = self.num_envs if ids is None else len(ids)
         if not self._actions_in_shm:
-            items = list(iterate(self.action_space if ids is None else batch_space(
-                self.single_action_space, count), actions))
+            items = list(
+                iterate(
+                    self.action_space
+                    if ids is None
+                    else batch_space(self.single_action_space, count),
+                    actions,
+                )
+            )
             if len(items) != count:
                 raise ValueError(ACTION_COUNT_MSG.format(expected=count, got=len(items)))
             targets = range(self.num_envs) if ids is None else ids.tolist()
-            return dict(zip(targets, items))
+            return dict(zip(targets, items, strict=False))
         arrays: list[np.ndarray] = []
         self._check_action_tree(actions, self._views.actions, count, arrays)
         rows: Any = slice(None) if ids is None else ids
-        for leaf, value in zip(self._views.action_leaves, arrays):
+        for leaf, value in zip(self._views.action_leaves, arrays, strict=False):
             leaf[rows] = value
         return None
 
-    def _check_action_tree(
-        self, value: Any, views: Any, count: int, out: list[np.ndarray]
-    ) -> None:
+    def _check_action_tree(self, value: Any, views: Any, count: int, out: list[np.ndarray]) -> None:
         if isinstance(views, np.ndarray):
             array = value if isinstance(value, np.ndarray) else np.asarray(value)
             expected = (count, *views.shape[1:])
@@ -975,7 +987,7 @@ class AsyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, A
         else:
             if not isinstance(value, (tuple, list)) or len(value) != len(views):
                 raise TypeError(ACTION_STRUCTURE_MSG.format(expected="tuple", got=value))
-            for item, sub in zip(value, views):
+            for item, sub in zip(value, views, strict=False):
                 self._check_action_tree(item, sub, count, out)
 
     def _prepare(self, workers: list[int]) -> None:
@@ -1038,7 +1050,9 @@ class AsyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, A
                 if remaining <= 0:
                     envs = [i for k in pending for i in range(*self._slices[k])]
                     raise error.WaitTimeout(
-                        TIMEOUT_MSG.format(method=method, timeout=timeout, workers=pending, envs=envs)
+                        TIMEOUT_MSG.format(
+                            method=method, timeout=timeout, workers=pending, envs=envs
+                        )
                     )
                 slice_s = min(slice_s, remaining)
             if not self._done.acquire(True, slice_s):
@@ -1072,9 +1086,7 @@ class AsyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, A
         deadline = None if timeout is None else time.monotonic() + timeout
         workers = self._pending_workers
         try:
-            self._wait_done(
-                workers, deadline, need=len(workers), method=method, timeout=timeout
-            )
+            self._wait_done(workers, deadline, need=len(workers), method=method, timeout=timeout)
         except error.WaitTimeout:
             self._state = AsyncState.DEFAULT
             self._pending_workers = []
@@ -1118,7 +1130,7 @@ class AsyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, A
     def _observations_out(self) -> Any:
         return _copy_tree(self.observations) if self.copy else self.observations
 
-    # --- errors -----------------------------------------------------------------------------------
+    # --- errors ----------------------------------------------------------------------------------
     def _died(self, k: int) -> error.WorkerDied:
         process = self.processes[k]
         process.join(0.5)
@@ -1167,8 +1179,10 @@ class AsyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, A
         exc.__cause__ = RemoteTraceback(remote.traceback_text)
         return exc
 
-    # --- closing ----------------------------------------------------------------------------------
-    def close_extras(self, timeout: float | None = None, terminate: bool = False) -> None:
+    # --- closing ---------------------------------------------------------------------------------
+    def close_extras(
+        self, timeout: float | None = None, terminate: bool = False, **kwargs: Any
+    ) -> None:
         """Stop the workers and release the shared memory; never raises, never hangs.
 
         Args:
@@ -1182,7 +1196,7 @@ class AsyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, A
             if self._state is not AsyncState.DEFAULT:
                 logger.warn(CLOSE_PENDING_MSG.format(self._state.value))
                 self._state = AsyncState.DEFAULT
-            if not terminate and self._broken is None and hasattr(self, "_views"):
+            if not terminate and hasattr(self, "_views"):
                 self._close_gracefully(deadline)
         except Exception:  # close never raises: whatever failed, the workers are stopped below
             pass
@@ -1200,11 +1214,14 @@ class AsyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, A
 
     def _close_gracefully(self, deadline: float) -> None:
         live = [k for k, p in enumerate(self.processes) if p.exitcode is None]
+        if self._broken is not None:  # only ask the idle survivors; the rest get terminated
+            for k in live:
+                if unpack_done(int(self._views.done[k]))[0] == self._outstanding[k]:
+                    self._outstanding[k] = 0
+            live = [k for k in live if not self._outstanding[k]]
         late = [k for k in live if self._outstanding[k]]
         if late:
-            finished = self._wait_done(
-                late, deadline, need=len(late), method="close", timeout=None
-            )
+            finished = self._wait_done(late, deadline, need=len(late), method="close", timeout=None)
             for k in finished:
                 self._take_reply(k)
                 self._outstanding[k] = 0
@@ -1214,16 +1231,12 @@ class AsyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, A
 
     def _stop_processes(self, deadline: float) -> None:
         for process in self.processes:
-            try:
+            with contextlib.suppress(Exception):
                 process.join(max(0.0, deadline - time.monotonic()))
-            except Exception:
-                pass
         stragglers = [p for p in self.processes if _alive(p)]
         for process in stragglers:
-            try:
+            with contextlib.suppress(Exception):
                 process.terminate()
-            except Exception:
-                pass
         for process in stragglers:
             try:
                 process.join(1.0)
@@ -1252,4 +1265,3 @@ def _alive(process: Any) -> bool:
         return process.pid is not None and process.is_alive()
     except Exception:
         return False
-

@@ -255,7 +255,7 @@ class NumpyVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
             start, n = int(space.start), int(space.n)
             if array.dtype == np.int64 and start == 0:
                 # Negative values become huge once read as unsigned: one comparison checks both.
-                bad = np.count_nonzero(array.view(np.uint64) >= n) > 0
+                bad = bool(np.count_nonzero(array.view(np.uint64) >= n))
             else:
                 bad = array.dtype.kind not in "iu" or bool(
                     ((array < start) | (array >= start + n)).any()

@@ -220,6 +220,8 @@ class VectorEnv(Generic[ObsType, ActType, ArrayType]):
                 array = vector_infos.get(key)
                 if array is None:
                     array = _new_info_array(key, value, num_envs)
+                elif array.dtype != object and key != "final_obs":
+                    array = _widen_info_array(array, value)
                 array[env_num] = value
             mask_key = f"_{key}"
             mask = vector_infos.get(mask_key)
@@ -239,6 +241,28 @@ class VectorEnv(Generic[ObsType, ActType, ArrayType]):
 
 
 _SCALAR_INFO_TYPES = (int, float, bool)
+
+
+def _widen_info_array(array: np.ndarray, value: Any) -> np.ndarray:
+    """``array``, or a copy with a wider dtype when ``value`` would not fit without loss.
+
+    Gymnasium keeps the dtype of the first env's value, so a later float is silently truncated
+    into an int array (``{"prob": 1}`` then ``{"prob": 1/3}`` stores 0). Here the batch array is
+    widened (int -> float, bool -> int, ...) by numpy's promotion rules instead.
+    """
+    if isinstance(value, (np.ndarray, np.generic)):
+        promote_with: Any = value.dtype
+    elif type(value) in _SCALAR_INFO_TYPES:
+        promote_with = value  # a Python scalar promotes "weakly": 2 keeps a float32 array float32
+    else:
+        return array
+    try:
+        wider = np.result_type(array.dtype, promote_with)
+    except TypeError:
+        return array
+    if wider == array.dtype:
+        return array
+    return array.astype(wider)
 
 
 def _new_info_array(key: str, value: Any, num_envs: int) -> np.ndarray:

@@ -30,6 +30,7 @@ from vecgym.wrappers.common import (
     RecordEpisodeStatistics,
     TimeLimit,
 )
+from vecgym.wrappers.legacy import LegacyGymCompatibility as LegacyGymCompatibility
 from vecgym.wrappers.rendering import (
     AddWhiteNoise,
     HumanRendering,

@@ -34,7 +34,9 @@ REMOVED_WRAPPERS: dict[str, str] = {
         "with `vecgym.utils.step_api_compatibility.convert_to_terminated_truncated_step_api`"
     ),
     "EnvCompatibility": (
-        "wrap an old OpenAI Gym environment with vecgym's legacy Gym compatibility support"
+        "wrap an old OpenAI Gym environment with "
+        "`vecgym.wrappers.legacy.LegacyGymCompatibility(old_env, render_mode=...)`, or register "
+        "it with `vecgym.wrappers.legacy.register_legacy_env(id, 'module:OldEnv')`"
     ),
 }
 

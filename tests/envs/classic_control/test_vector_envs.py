@@ -205,7 +205,8 @@ def test_spaces_metadata_and_make_vec(env_id: str) -> None:
     envs = vecgym.make_vec(env_id, num_envs=3)
     single = vecgym.make(env_id)
     assert isinstance(envs, VECTOR_CLASSES[env_id])
-    assert envs.spec is not None and envs.spec.id == env_id
+    assert envs.spec is not None
+    assert envs.spec.id == env_id
     assert envs.max_episode_steps == single.spec.max_episode_steps  # type: ignore[union-attr]
     assert envs.single_observation_space == single.observation_space
     assert envs.single_action_space == single.action_space
@@ -224,7 +225,8 @@ def test_render_reuses_the_single_env_drawing(env_id: str) -> None:
     envs.step(actions)
     single.step(actions[1])
     frames: Any = envs.render()
-    assert isinstance(frames, list) and len(frames) == 2
+    assert isinstance(frames, list)
+    assert len(frames) == 2
     expected = single.render()
     assert expected is not None
     assert all(f.shape == expected.shape and f.dtype == np.uint8 for f in frames)

@@ -246,8 +246,9 @@ class Continuous_MountainCarVectorEnv(NumpyVectorEnv):  # noqa: N801
         self._batch_spaces()
         self.screen_width = 600
         self.screen_height = 400
-        #: ``(2, num_envs)`` float64: positions, then velocities (``float32`` values once stepped).
-        self.state = np.zeros((2, self.num_envs), dtype=np.float64)
+        #: ``(2, num_envs)``: positions, then velocities; ``float32`` after a step, ``float64``
+        #: after a reset (as the single env's state).
+        self.state: np.ndarray = np.zeros((2, self.num_envs), dtype=np.float64)
         #: Envs not stepped since their reset, whose state is still ``float64``.
         self.fresh = np.ones(self.num_envs, dtype=np.bool_)
         # The all-float32 fast path compares velocities with the goal in float32.
@@ -260,6 +261,8 @@ class Continuous_MountainCarVectorEnv(NumpyVectorEnv):  # noqa: N801
 
     def _reset_envs(self, indices: npt.NDArray[np.intp], params: tuple[float, float]) -> None:
         low, high = params
+        if self.state.dtype != np.float64:  # a fresh state is float64
+            self.state = self.state.astype(np.float64)
         state, rng = self.state, self._rng
         for i in indices.tolist():
             state[0, i] = rng(i).uniform(low=low, high=high)
@@ -274,7 +277,7 @@ class Continuous_MountainCarVectorEnv(NumpyVectorEnv):  # noqa: N801
             result = self._step_float32(actions[:, 0])
             if result is not None:
                 return result
-        position, velocity = self.state
+        position, velocity = self.state.astype(np.float64)
         state32 = ~self.fresh  # position and velocity are float32 scalars in the single env
         requested = actions[:, 0]
         actions32 = requested.dtype == np.float32
@@ -327,7 +330,7 @@ class Continuous_MountainCarVectorEnv(NumpyVectorEnv):  # noqa: N801
         else:
             squares = np.array([math.pow(r, 2) for r in requested64.tolist()])
         rewards = np.where(terminated, 100.0, 0.0) - squares * 0.1
-        self.state = np.stack((position, velocity)).astype(_F32).astype(np.float64)
+        self.state = np.stack((position, velocity)).astype(_F32)
         self.fresh[:] = False
         return rewards, terminated
 
@@ -341,22 +344,28 @@ class Continuous_MountainCarVectorEnv(NumpyVectorEnv):  # noqa: N801
         the bound's ``float32`` rounding gives the same comparisons and stored state here
         (``goal_velocity`` must be a ``float32`` value, see ``_fast_goal``).
         """
-        if ((requested < self.min_action) | (requested > self.max_action)).any():
+        # |r| > 1 is "r < -1 or r > 1"; the same for the speed limit (NaN passes, as there).
+        if np.abs(requested).max() > self.max_action:
             return None
-        position = self.state[0].astype(_F32)
-        velocity = self.state[1].astype(_F32)
-        pull = 0.0025 * np.cos((position * 3).astype(np.float64))
+        assert self.state.dtype == _F32  # every env has been stepped since its reset
+        position, velocity = self.state
+        pull = np.multiply(0.0025, np.cos(position * 3, dtype=np.float64), dtype=np.float64)
         velocity = velocity + (requested * self.power - pull.astype(_F32))
-        if ((velocity > self.max_speed) | (velocity < -self.max_speed)).any():
+        if np.abs(velocity).max() > self.max_speed:
             return None
         position = position + velocity
         np.minimum(position, _F32(self.max_position), out=position)
         np.maximum(position, _F32(self.min_position), out=position)
-        velocity[(position == self.min_position) & (velocity < 0)] = 0.0
+        at_wall = position == self.min_position
+        if at_wall.any():
+            velocity[at_wall & (velocity < 0)] = 0.0
         terminated = (position >= self.goal_position) & (velocity >= self.goal_velocity)
         requested64 = requested.astype(np.float64)
-        rewards = np.where(terminated, 100.0, 0.0) - requested64 * requested64 * 0.1
-        self.state = np.stack((position, velocity)).astype(np.float64)
+        penalties = requested64 * requested64 * 0.1
+        rewards = np.subtract(0.0, penalties)  # the single env's ``0 - p``: never -0.0
+        if terminated.any():
+            rewards[terminated] = 100.0 - penalties[terminated]
+        self.state = np.stack((position, velocity))
         return rewards, terminated
 
     def _observations(self) -> np.ndarray:

@@ -16,9 +16,12 @@ from vecgym.core.spaces.tuple import Tuple
 from vecgym.envs.rendering.font import draw_text, text_size
 from vecgym.envs.rendering.raster import fill_circle, fill_polygon, fill_rect
 from vecgym.envs.toy_text._base import ToyTextEnv
+from vecgym.envs.toy_text._vector_base import ToyTextVectorEnv
+from vecgym.vector.vector_env import AutoresetMode
 
 __all__ = [
     "BlackjackEnv",
+    "BlackjackVectorEnv",
     "cmp",
     "deck",
     "draw_card",
@@ -236,3 +239,176 @@ def _draw_suit(
         for dx, dy in ((0.0, -r / 2), (-r / 2, r / 5), (r / 2, r / 5)):
             fill_circle(canvas, cx + dx, cy + dy, r / 2.2, color)
         fill_polygon(canvas, [(cx, cy), (cx + r / 3, cy + r), (cx - r / 3, cy + r)], color)
+
+
+#: ``deck`` as an array, indexed by the draw ``np_random.choice(deck)`` makes.
+_DECK = np.array(deck, dtype=np.int64)
+_SUITS = ("C", "D", "H", "S")
+_FACES = ("J", "Q", "K")
+
+
+class BlackjackVectorEnv(ToyTextVectorEnv):
+    """``num_envs`` blackjack tables played together, each one a :class:`BlackjackEnv`, seed for
+    seed.
+
+    After ``reset(seed=s)`` sub-environment ``i`` follows ``make("Blackjack-v1")`` (with the same
+    ``natural`` / ``sab``) reset with ``seed=s + i`` and fed the same actions, autoresetting as a
+    :class:`~vecgym.vector.SyncVectorEnv` of those envs would in the chosen ``autoreset_mode``.
+    Hands are kept as card totals, ace flags and card counts (all that scoring needs); every card
+    is drawn from its env's generator in the single env's order. A card drawn with
+    ``np_random.choice(deck)`` is the draw ``deck[np_random.integers(0, 13)]`` (NumPy's ``choice``
+    picks an index with ``integers``), which is what is drawn here, through
+    :class:`~vecgym.envs.toy_text._vector_base.Draws` (bit for bit the same, much cheaper).
+
+    Observations are a tuple of three ``int64`` arrays (player sum, dealer's showing card,
+    usable ace), as ``SyncVectorEnv`` batches the single env's tuple; infos are empty except for
+    ``SAME_STEP``'s ``final_obs`` / ``final_info``. :meth:`render` returns one frame per env.
+
+    Args:
+        num_envs: the number of tables.
+        max_episode_steps: truncate an episode after this many steps (``None``: never, as the
+            registered id).
+        render_mode: ``None`` or ``"rgb_array"``.
+        natural: as :class:`BlackjackEnv`.
+        sab: as :class:`BlackjackEnv`.
+        autoreset_mode: an :class:`~vecgym.vector.AutoresetMode` or its value string.
+
+    Example:
+        >>> envs = BlackjackVectorEnv(num_envs=2, sab=True)
+        >>> envs.reset(seed=1)
+        ((array([20,  6]), array([ 7, 10]), array([0, 0])), {})
+        >>> obs, rewards, terminated, truncated, infos = envs.step(np.array([0, 1]))
+        >>> obs[0], rewards, terminated
+        (array([20, 12]), array([1., 0.]), array([ True, False]))
+    """
+
+    metadata: dict[str, Any] = {
+        "render_modes": ["rgb_array"],
+        "render_fps": 4,
+        "autoreset_mode": AutoresetMode.NEXT_STEP,
+    }
+
+    def __init__(
+        self,
+        num_envs: int = 1,
+        max_episode_steps: int | None = None,
+        render_mode: str | None = None,
+        natural: bool = False,
+        sab: bool = False,
+        autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
+    ) -> None:
+        super().__init__(num_envs, max_episode_steps, render_mode, autoreset_mode)
+        self._painter = BlackjackEnv(natural=natural, sab=sab)
+        self.natural = natural
+        self.sab = sab
+        self.single_action_space = Discrete(2)
+        self.single_observation_space = Tuple((Discrete(32), Discrete(11), Discrete(2)))
+        self._batch_spaces()
+        n = self.num_envs
+        #: The player's card total counting aces as 1, whether they hold an ace, their card count.
+        self.player_sum = np.zeros(n, dtype=np.int64)
+        self.player_ace = np.zeros(n, dtype=np.bool_)
+        self.player_cards = np.zeros(n, dtype=np.int64)
+        #: The dealer's total (aces as 1), whether they hold an ace, and their showing card.
+        self.dealer_sum = np.zeros(n, dtype=np.int64)
+        self.dealer_ace = np.zeros(n, dtype=np.bool_)
+        self.dealer_showing = np.zeros(n, dtype=np.int64)
+        #: Whether the dealer's two first cards are a natural blackjack.
+        self.dealer_natural = np.zeros(n, dtype=np.bool_)
+        #: The showing card's suit and rank as drawn in frames.
+        self.dealer_top_card_suit = ["C"] * n
+        self.dealer_top_card_value_str = ["2"] * n
+
+    # --- dynamics ---------------------------------------------------------------------------------
+    def _reset_envs(self, indices: npt.NDArray[np.intp], params: Any) -> None:
+        """Deal dealer then player two cards each, then the suit (and face) of the showing card."""
+        for i in indices.tolist():
+            integers = self._draws(i).integers
+            d1, d2, p1, p2 = (deck[integers(13)] for _ in range(4))
+            self.dealer_showing[i] = d1
+            self.dealer_sum[i] = d1 + d2
+            self.dealer_ace[i] = d1 == 1 or d2 == 1
+            self.dealer_natural[i] = sorted((d1, d2)) == [1, 10]
+            self.player_sum[i] = p1 + p2
+            self.player_ace[i] = p1 == 1 or p2 == 1
+            self.player_cards[i] = 2
+            self.dealer_top_card_suit[i] = _SUITS[integers(4)]
+            if d1 == 1:
+                self.dealer_top_card_value_str[i] = "A"
+            elif d1 == 10:
+                self.dealer_top_card_value_str[i] = _FACES[integers(3)]
+            else:
+                self.dealer_top_card_value_str[i] = str(d1)
+
+    def _step_all(
+        self, actions: np.ndarray, pending: npt.NDArray[np.intp] | None
+    ) -> tuple[np.ndarray, npt.NDArray[np.bool_]]:
+        """Deal a card to each hitting player; let the dealer play against each sticking one."""
+        active = np.ones(self.num_envs, dtype=np.bool_)
+        if pending is not None:
+            active[pending] = False
+        hit = active & (actions == 1)
+        stick = active & (actions != 1)
+        for i in np.flatnonzero(hit).tolist():
+            card = deck[self._draws(i).integers(13)]
+            self.player_sum[i] += card
+            self.player_ace[i] |= card == 1
+            self.player_cards[i] += 1
+        for i in np.flatnonzero(stick).tolist():
+            self._dealer_plays(i)
+        player_score = _scores(self.player_sum, self.player_ace)
+        rewards = np.zeros(self.num_envs, dtype=np.float64)
+        bust = player_score == 0
+        rewards[hit & bust] = -1.0
+        dealer_score = _scores(self.dealer_sum, self.dealer_ace)
+        outcome = np.sign(player_score - dealer_score).astype(np.float64)
+        player_natural = (self.player_cards == 2) & self.player_ace & (self.player_sum == 11)
+        if self.sab:
+            outcome[player_natural & ~self.dealer_natural] = 1.0
+        elif self.natural:
+            outcome[player_natural & (outcome == 1.0)] = 1.5
+        rewards[stick] = outcome[stick]
+        return rewards, stick | (hit & bust)
+
+    def _dealer_plays(self, i: int) -> None:
+        """The dealer of env ``i`` draws until their hand is worth 17 or more."""
+        total, ace = int(self.dealer_sum[i]), bool(self.dealer_ace[i])
+        integers = None
+        while (total + 10 if ace and total + 10 <= 21 else total) < 17:
+            if integers is None:
+                integers = self._draws(i).integers
+            card = deck[integers(13)]
+            total += card
+            ace = ace or card == 1
+        self.dealer_sum[i], self.dealer_ace[i] = total, ace
+
+    # --- observations -----------------------------------------------------------------------------
+    def _observations(self) -> np.ndarray:
+        usable = self.player_ace & (self.player_sum + 10 <= 21)
+        player = np.where(usable, self.player_sum + 10, self.player_sum)
+        return np.stack((player, self.dealer_showing, usable.astype(np.int64)), axis=1)
+
+    def _present(self, observations: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        player, showing, ace = (observations[:, k].copy() for k in range(3))
+        return player, showing, ace
+
+    def _single_obs(self, row: Any) -> tuple[int, int, int]:
+        player, showing, ace = (int(v) for v in row)
+        return player, showing, ace
+
+    # --- rendering --------------------------------------------------------------------------------
+    def _load_painter(self, i: int) -> None:
+        painter: Any = self._painter
+        # Any hand with the same total and ace flag draws and scores the same.
+        total = int(self.player_sum[i])
+        painter.player = [1, total - 1] if self.player_ace[i] else [total]
+        painter.dealer = [int(self.dealer_showing[i])]
+        painter.dealer_top_card_suit = self.dealer_top_card_suit[i]
+        painter.dealer_top_card_value_str = self.dealer_top_card_value_str[i]
+
+
+def _scores(totals: npt.NDArray[np.int64], aces: npt.NDArray[np.bool_]) -> npt.NDArray[np.int64]:
+    """:func:`score` of many hands given as totals (aces as 1) and ace flags."""
+    usable = aces & (totals + 10 <= 21)
+    values = np.where(usable, totals + 10, totals)
+    return np.where(values > 21, 0, values)

@@ -15,9 +15,19 @@ from vecgym.core.spaces.discrete import Discrete
 from vecgym.envs.rendering.font import draw_text
 from vecgym.envs.rendering.raster import fill_circle, fill_polygon, fill_rect
 from vecgym.envs.toy_text._base import ToyTextEnv
+from vecgym.envs.toy_text._vector_base import TabularVectorEnv
 from vecgym.envs.toy_text.utils import categorical_sample
+from vecgym.vector.vector_env import AutoresetMode
 
-__all__ = ["DOWN", "LEFT", "POSITION_MAPPING", "RIGHT", "UP", "CliffWalkingEnv"]
+__all__ = [
+    "DOWN",
+    "LEFT",
+    "POSITION_MAPPING",
+    "RIGHT",
+    "UP",
+    "CliffWalkingEnv",
+    "CliffWalkingVectorEnv",
+]
 
 UP = 0
 RIGHT = 1
@@ -200,3 +210,49 @@ def _draw_agent(canvas: npt.NDArray[np.uint8], cx: float, cy: float) -> None:
     )
     fill_circle(canvas, cx, cy - 10, 10, _AGENT)
     fill_circle(canvas, cx, cy - 9, 6, _AGENT_FACE)
+
+
+class CliffWalkingVectorEnv(TabularVectorEnv):
+    """``num_envs`` cliff walks stepped together with numpy, each one a :class:`CliffWalkingEnv`
+    (with a time limit when one is given), seed for seed.
+
+    After ``reset(seed=s)`` sub-environment ``i`` follows ``make("CliffWalking-v1")`` (or the
+    slippery variant) reset with ``seed=s + i`` and fed the same actions, observations, rewards,
+    terminations, truncations and ``{"prob": ...}`` infos included, autoresetting as a
+    :class:`~vecgym.vector.SyncVectorEnv` of those envs would in the chosen ``autoreset_mode``.
+    :meth:`render` returns one frame (``"rgb_array"``) or text (``"ansi"``) per env.
+
+    Args:
+        num_envs: the number of walkers.
+        max_episode_steps: truncate an episode after this many steps (``None``: never, as the
+            registered ids).
+        render_mode: ``None``, ``"rgb_array"`` or ``"ansi"``.
+        is_slippery: as :class:`CliffWalkingEnv`.
+        autoreset_mode: an :class:`~vecgym.vector.AutoresetMode` or its value string.
+
+    Example:
+        >>> envs = CliffWalkingVectorEnv(num_envs=2)
+        >>> envs.reset(seed=0)[0]
+        array([36, 36])
+        >>> obs, rewards, terminated, truncated, infos = envs.step(np.array([UP, RIGHT]))
+        >>> obs, rewards
+        (array([24, 36]), array([  -1., -100.]))
+    """
+
+    def __init__(
+        self,
+        num_envs: int = 1,
+        max_episode_steps: int | None = None,
+        render_mode: str | None = None,
+        is_slippery: bool = False,
+        autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
+    ) -> None:
+        super().__init__(num_envs, max_episode_steps, render_mode, autoreset_mode)
+        single = CliffWalkingEnv(is_slippery=is_slippery)
+        self._painter = single
+        self.shape = single.shape
+        self.is_slippery = is_slippery
+        self.single_observation_space = Discrete(int(single.nS))
+        self.single_action_space = Discrete(single.nA)
+        self._batch_spaces()
+        self._build_tables(single)

@@ -17,8 +17,10 @@ from vecgym.core.spaces.discrete import Discrete
 from vecgym.envs.rendering.font import draw_text
 from vecgym.envs.rendering.raster import draw_line, fill_circle, fill_polygon, fill_rect
 from vecgym.envs.toy_text._base import ToyTextEnv
+from vecgym.envs.toy_text._vector_base import TabularVectorEnv
 from vecgym.envs.toy_text.utils import categorical_sample
 from vecgym.utils.colorize import colorize
+from vecgym.vector.vector_env import AutoresetMode
 
 __all__ = [
     "DOWN",
@@ -27,6 +29,7 @@ __all__ = [
     "RIGHT",
     "UP",
     "FrozenLakeEnv",
+    "FrozenLakeVectorEnv",
     "generate_random_map",
     "is_valid",
 ]
@@ -366,3 +369,64 @@ def _draw_agent(canvas: npt.NDArray[np.uint8], cx: float, cy: float, cell: int) 
     fill_polygon(canvas, body, _AGENT)
     fill_circle(canvas, cx, cy - 0.15 * cell, 0.16 * cell, _AGENT)
     fill_circle(canvas, cx, cy - 0.14 * cell, 0.1 * cell, _AGENT_FACE)
+
+
+class FrozenLakeVectorEnv(TabularVectorEnv):
+    """``num_envs`` frozen lakes stepped together with numpy, each one a :class:`FrozenLakeEnv`
+    with a time limit, seed for seed.
+
+    After ``reset(seed=s)`` sub-environment ``i`` follows ``make("FrozenLake-v1")`` reset with
+    ``seed=s + i`` and fed the same actions (observations, rewards, terminations, truncations and
+    infos), autoresetting as a :class:`~vecgym.vector.SyncVectorEnv` of those envs would in the
+    chosen ``autoreset_mode`` (the rules of :mod:`vecgym.vector.autoreset`). Every env walks the
+    same map. Infos are the single env's ``{"prob": ...}``, batched as ``SyncVectorEnv`` batches
+    them. :meth:`render` returns one frame (``"rgb_array"``) or text (``"ansi"``) per env.
+
+    Args:
+        num_envs: the number of lakes.
+        max_episode_steps: truncate an episode after this many steps (``None``: never;
+            ``make_vec`` passes the registered limit, 100 for ``FrozenLake-v1``).
+        render_mode: ``None``, ``"rgb_array"`` or ``"ansi"``.
+        desc: as :class:`FrozenLakeEnv` (a random map is drawn once, for all envs).
+        map_name: as :class:`FrozenLakeEnv`.
+        is_slippery: as :class:`FrozenLakeEnv`.
+        success_rate: as :class:`FrozenLakeEnv`.
+        reward_schedule: as :class:`FrozenLakeEnv`.
+        autoreset_mode: an :class:`~vecgym.vector.AutoresetMode` or its value string.
+
+    Example:
+        >>> envs = FrozenLakeVectorEnv(num_envs=2, is_slippery=False)
+        >>> envs.reset(seed=0)
+        (array([0, 0]), {'prob': array([1, 1]), '_prob': array([ True,  True])})
+        >>> obs, rewards, terminated, truncated, infos = envs.step(np.array([RIGHT, DOWN]))
+        >>> obs, infos["prob"]
+        (array([1, 4]), array([1., 1.]))
+    """
+
+    def __init__(
+        self,
+        num_envs: int = 1,
+        max_episode_steps: int | None = None,
+        render_mode: str | None = None,
+        desc: list[str] | None = None,
+        map_name: str = "4x4",
+        is_slippery: bool = True,
+        success_rate: float = 1.0 / 3.0,
+        reward_schedule: tuple[int, int, int] = (1, 0, 0),
+        autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
+    ) -> None:
+        super().__init__(num_envs, max_episode_steps, render_mode, autoreset_mode)
+        single = FrozenLakeEnv(
+            desc=desc,
+            map_name=map_name,
+            is_slippery=is_slippery,
+            success_rate=success_rate,
+            reward_schedule=reward_schedule,
+        )
+        self._painter = single
+        self.desc = single.desc
+        self.nrow, self.ncol = single.nrow, single.ncol
+        self.single_observation_space = Discrete(self.nrow * self.ncol)
+        self.single_action_space = Discrete(4)
+        self._batch_spaces()
+        self._build_tables(single)

@@ -16,10 +16,12 @@ from vecgym.core.spaces.discrete import Discrete
 from vecgym.envs.rendering.font import draw_text, text_size
 from vecgym.envs.rendering.raster import draw_line, fill_circle, fill_polygon, fill_rect
 from vecgym.envs.toy_text._base import ToyTextEnv
+from vecgym.envs.toy_text._vector_base import InfoColumn, InfoColumns, TabularVectorEnv
 from vecgym.envs.toy_text.utils import categorical_sample
 from vecgym.utils.colorize import colorize
+from vecgym.vector.vector_env import AutoresetMode
 
-__all__ = ["MAP", "WINDOW_SIZE", "TaxiEnv"]
+__all__ = ["MAP", "WINDOW_SIZE", "TaxiEnv", "TaxiVectorEnv"]
 
 #: The city: ``|`` is a wall, ``:`` an open crossing between two columns.
 MAP = [
@@ -391,3 +393,123 @@ def _draw_taxi(
     fill_rect(canvas, fx - 5, fy - 5, fx + 5, fy + 5, _TAXI_DARK)
     if full:
         fill_circle(canvas, cx - front[0] * 6, cy - front[1] * 6, 6, _PASSENGER)
+
+
+class TaxiVectorEnv(TabularVectorEnv):
+    """``num_envs`` taxis stepped together with numpy, each one a :class:`TaxiEnv` with a time
+    limit, seed for seed.
+
+    After ``reset(seed=s)`` sub-environment ``i`` follows ``make("Taxi-v4")`` (with the same
+    kwargs) reset with ``seed=s + i`` and fed the same actions: observations, rewards,
+    terminations, truncations and infos (``"prob"`` and the ``int8`` ``"action_mask"``, batched
+    as :class:`~vecgym.vector.SyncVectorEnv` batches them), autoresetting as a ``SyncVectorEnv``
+    of those envs would in the chosen ``autoreset_mode``. A fickle passenger's change of
+    destination draws from that env's generator, as the single env does. :meth:`render` returns
+    one frame (``"rgb_array"``) or text (``"ansi"``) per env.
+
+    Args:
+        num_envs: the number of taxis.
+        max_episode_steps: truncate an episode after this many steps (``None``: never;
+            ``make_vec`` passes the registered limit, 200).
+        render_mode: ``None``, ``"rgb_array"`` or ``"ansi"``.
+        is_rainy: as :class:`TaxiEnv`.
+        fickle_passenger: as :class:`TaxiEnv`.
+        rainy_probability: as :class:`TaxiEnv`.
+        fickle_probability: as :class:`TaxiEnv`.
+        autoreset_mode: an :class:`~vecgym.vector.AutoresetMode` or its value string.
+
+    Example:
+        >>> envs = TaxiVectorEnv(num_envs=2)
+        >>> obs, infos = envs.reset(seed=3)
+        >>> obs, infos["prob"], infos["action_mask"].shape
+        (array([ 42, 468]), array([1., 1.]), (2, 6))
+    """
+
+    _reset_prob_is_int = False
+
+    def __init__(
+        self,
+        num_envs: int = 1,
+        max_episode_steps: int | None = None,
+        render_mode: str | None = None,
+        is_rainy: bool = False,
+        fickle_passenger: bool = False,
+        rainy_probability: float = 0.8,
+        fickle_probability: float = 0.3,
+        autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
+    ) -> None:
+        super().__init__(num_envs, max_episode_steps, render_mode, autoreset_mode)
+        single = TaxiEnv(
+            is_rainy=is_rainy,
+            fickle_passenger=fickle_passenger,
+            rainy_probability=rainy_probability,
+            fickle_probability=fickle_probability,
+        )
+        self._painter = single
+        self.fickle_passenger = fickle_passenger
+        self.fickle_probability = fickle_probability
+        self.single_observation_space = Discrete(_NUM_STATES)
+        self.single_action_space = Discrete(6)
+        self._batch_spaces()
+        self._build_tables(single)
+        self._action_masks = np.stack([single.action_mask(s) for s in range(_NUM_STATES)])
+        #: Whether each env's passenger may still change their destination this episode.
+        self.fickle_step = np.zeros(self.num_envs, dtype=np.bool_)
+        #: Each env's taxi heading in its frames (updated when it is drawn, as in TaxiEnv).
+        self.taxi_orientation = np.zeros(self.num_envs, dtype=np.int64)
+
+    def _reset_envs(self, indices: npt.NDArray[np.intp], params: Any) -> None:
+        """A start state (one draw), then for a fickle passenger one more draw, per env."""
+        draws: list[float] = []
+        fickle: list[bool] = []
+        for i in indices.tolist():
+            rng = self._draws(i)
+            draws.append(rng.random())
+            if self.fickle_passenger:
+                fickle.append(rng.random() < self.fickle_probability)
+        self.s[indices] = self._initial_states(draws)
+        self.fickle_step[indices] = fickle if self.fickle_passenger else False
+        self.lastaction[indices] = -1
+        self.taxi_orientation[indices] = 0
+
+    def _after_transition(
+        self, old_states: npt.NDArray[np.int64], actions: np.ndarray, pending: Any
+    ) -> None:
+        """A fickle passenger on board changes destination after the taxi's first move."""
+        if not self.fickle_passenger:
+            return
+        new_states = self.s
+        moved = old_states // 20 != new_states // 20  # taxi_row * 5 + taxi_col differs
+        on_board = (old_states // 4) % 5 == _IN_TAXI
+        changing = self.fickle_step & on_board & moved
+        if pending is not None:
+            changing[pending] = False
+        for i in np.flatnonzero(changing).tolist():
+            self.fickle_step[i] = False
+            old_dest = int(old_states[i]) % 4
+            others = [d for d in range(len(self.locs)) if d != old_dest]
+            new_dest = int(self._rng(i).choice(others))
+            new_states[i] += new_dest - new_states[i] % 4
+
+    @property
+    def locs(self) -> list[tuple[int, int]]:
+        """The four passenger stands ``(row, col)``: R, G, Y, B."""
+        return self._painter.locs  # type: ignore[attr-defined]
+
+    def _step_info(self) -> InfoColumns:
+        return {
+            "prob": InfoColumn(self._step_prob, self._step_prob_is_int),
+            "action_mask": InfoColumn(self._action_masks[self._step_state]),
+        }
+
+    def _reset_info(self) -> InfoColumns:
+        columns = super()._reset_info()
+        columns["action_mask"] = InfoColumn(self._action_masks[self.s])
+        return columns
+
+    def _load_painter(self, i: int) -> None:
+        super()._load_painter(i)
+        self._painter.taxi_orientation = int(self.taxi_orientation[i])  # type: ignore[attr-defined]
+
+    def _unload_painter(self, i: int) -> None:
+        self.taxi_orientation[i] = self._painter.taxi_orientation  # type: ignore[attr-defined]

@@ -1,0 +1,269 @@
+"""``vecgym autotune``: the fastest ``AsyncVectorEnv`` layout for an env on this machine.
+
+Measures a small grid — ``num_workers`` x envs per worker x ``batch_size`` — with EnvPool-style
+collection (``send`` the envs of the last batch, ``recv`` the next ``batch_size``; see
+:func:`vecgym.cli.measure.measure_pool`), then prints the fastest as code to paste. Because a
+worker reports its envs when its whole slice finished, the natural batch sizes are whole
+workers' worth of envs: all of them (plain ``step`` throughput) and about half of them (the
+policy computes on one half while the other half steps). Where the env has a numpy-vectorised
+version (``vector_entry_point``) and it is faster still, that is said too, with its code.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from vecgym.cli import output
+from vecgym.cli.measure import measure_pool, measure_single_env, usable_cores
+
+__all__ = ["Candidate", "add_arguments", "async_snippet", "grid", "run", "vector_snippet"]
+
+DEFAULT_SECONDS = 0.5
+DEFAULT_ENVS_PER_WORKER = (1, 8, 32)
+CODE_HEADER = "Code to use:"
+"""The line after which ``vecgym autotune`` prints only Python code."""
+ACTION_BATCHES = 64
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One layout of the grid.
+
+    Attributes:
+        num_workers: worker processes.
+        num_envs: sub-environments in all.
+        batch_size: envs returned by each ``recv``.
+    """
+
+    num_workers: int
+    num_envs: int
+    batch_size: int
+
+    @property
+    def envs_per_worker(self) -> int:
+        """Envs in the largest worker slice."""
+        return math.ceil(self.num_envs / self.num_workers)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The ``autotune`` subcommand's options."""
+    from vecgym.cli import args as cli_args
+
+    parser.add_argument("env_id", help="env id to tune for")
+    cli_args.add_env_kwargs(parser)
+    parser.add_argument(
+        "--num-envs",
+        type=cli_args.positive_int,
+        default=None,
+        metavar="N",
+        help="keep num_envs fixed at N (your training's batch) and tune only workers and "
+        "batch_size; default: also try envs per worker in --envs-per-worker",
+    )
+    parser.add_argument(
+        "--envs-per-worker",
+        nargs="+",
+        type=cli_args.positive_int,
+        default=list(DEFAULT_ENVS_PER_WORKER),
+        metavar="E",
+        help="envs per worker to try when --num-envs is not given (default %(default)s)",
+    )
+    parser.add_argument(
+        "--workers",
+        nargs="+",
+        type=cli_args.positive_int,
+        default=None,
+        metavar="W",
+        help="num_workers values to try (default: 1 to the usable cores)",
+    )
+    cli_args.add_seconds(parser, DEFAULT_SECONDS)
+
+
+def grid(
+    workers: Sequence[int], envs_per_worker: Sequence[int], num_envs: int | None
+) -> list[Candidate]:
+    """The layouts to measure: per worker count, each size, with full and about half batches."""
+    found: dict[tuple[int, int, int], Candidate] = {}
+    for w in sorted(set(workers)):
+        sizes = [num_envs] if num_envs is not None else [w * e for e in sorted(set(envs_per_worker))]
+        for n in sizes:
+            w_eff = min(w, n)
+            per_worker = math.ceil(n / w_eff)
+            half = min(n, per_worker * math.ceil(w_eff / 2))
+            for batch in sorted({n, half}, reverse=True):
+                found.setdefault((w_eff, n, batch), Candidate(w_eff, n, batch))
+    return list(found.values())
+
+
+def _dict_source(values: dict[str, Any]) -> str:
+    """``values`` as a Python dict literal with double-quoted keys."""
+    return "{" + ", ".join(f"{json.dumps(key)}: {value!r}" for key, value in values.items()) + "}"
+
+
+def _kwargs_source(env_kwargs: dict[str, Any]) -> str:
+    return f",\n    **{_dict_source(env_kwargs)}" if env_kwargs else ""
+
+
+def async_snippet(env_id: str, env_kwargs: dict[str, Any], best: Candidate) -> str:
+    """Python code that builds the ``best`` layout (and, for batches, how to collect)."""
+    vector_kwargs = {"num_workers": best.num_workers, "copy": False}
+    if best.batch_size != best.num_envs:
+        vector_kwargs["batch_size"] = best.batch_size
+    lines = [
+        "import vecgym",
+        "",
+        "# copy=False: observations are views of shared memory, overwritten by the next call",
+        "envs = vecgym.make_vec(",
+        f"    {json.dumps(env_id)},",
+        f"    num_envs={best.num_envs},",
+        '    vectorization_mode="async",',
+        f"    vector_kwargs={_dict_source(vector_kwargs)}{_kwargs_source(env_kwargs)},",
+        ")",
+    ]
+    if best.batch_size != best.num_envs:
+        lines += [
+            f"# Collect EnvPool-style, {best.batch_size} envs per batch:",
+            "# envs.reset(seed=0)",
+            "# envs.send(first_actions)  # one action per env",
+            "# while collecting:",
+            "#     obs, rewards, terminations, truncations, infos, env_ids = envs.recv()",
+            "#     envs.send(policy(obs), env_ids)",
+        ]
+    return "\n".join(lines)
+
+
+def vector_snippet(
+    env_id: str, env_kwargs: dict[str, Any], num_envs: int, name: str = "envs"
+) -> str:
+    """Python code that builds the numpy-vectorised env (``vecgym`` imported before)."""
+    return "\n".join(
+        [
+            "# numpy-vectorised: all envs step in this process, in one call",
+            f"{name} = vecgym.make_vec(",
+            f"    {json.dumps(env_id)},",
+            f"    num_envs={num_envs},",
+            f'    vectorization_mode="vector_entry_point"{_kwargs_source(env_kwargs)},',
+            ")",
+        ]
+    )
+
+
+def _measure_async(
+    env_id: str, env_kwargs: dict[str, Any], c: Candidate, seconds: float
+) -> float:
+    import vecgym
+
+    envs = vecgym.make_vec(
+        env_id,
+        num_envs=c.num_envs,
+        vectorization_mode="async",
+        vector_kwargs={"num_workers": c.num_workers, "batch_size": c.batch_size, "copy": False},
+        **env_kwargs,
+    )
+    try:
+        envs.action_space.seed(0)
+        actions = [envs.action_space.sample() for _ in range(ACTION_BATCHES)]
+        return measure_pool(envs, actions, seconds).steps_per_s
+    finally:
+        envs.close()
+
+
+def _measure_vector(env_id: str, env_kwargs: dict[str, Any], n: int, seconds: float) -> float:
+    import vecgym
+    from vecgym.cli.measure import COUNT_NEXT_STEP, Stepper, measure_stepper
+
+    envs = vecgym.make_vec(env_id, num_envs=n, vectorization_mode="vector_entry_point", **env_kwargs)
+    try:
+        envs.action_space.seed(0)
+        actions = [envs.action_space.sample() for _ in range(ACTION_BATCHES)]
+
+        def step(a: Any) -> Any:
+            _, _, terminated, truncated, _ = envs.step(a)
+            return terminated | truncated
+
+        stepper = Stepper(n, lambda seed: envs.reset(seed=seed), step, envs.close, COUNT_NEXT_STEP)
+        return measure_stepper(stepper, actions, seconds).steps_per_s
+    finally:
+        envs.close()
+
+
+def _single_rate(env_id: str, env_kwargs: dict[str, Any], seconds: float) -> float:
+    import vecgym
+
+    env = vecgym.make(env_id, **env_kwargs)
+    try:
+        env.action_space.seed(0)
+        actions = [env.action_space.sample() for _ in range(1024)]
+        return measure_single_env(env, actions, seconds).steps_per_s
+    finally:
+        env.close()
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``vecgym autotune`` with parsed arguments; return the exit code."""
+    import vecgym
+    from vecgym.cli import args as cli_args
+
+    cli_args.require_env(args.env_id)
+    cores = usable_cores()
+    workers = args.workers or list(range(1, cores + 1))
+    candidates = grid(workers, args.envs_per_worker, args.num_envs)
+    has_vector = vecgym.spec(args.env_id).vector_entry_point is not None
+    sizes = sorted({c.num_envs for c in candidates})
+    total = 1 + len(candidates) + (len(sizes) if has_vector else 0)
+    rates: list[tuple[Candidate, float]] = []
+    vector_rates: dict[int, float] = {}
+    with output.Progress(total, f"autotune {args.env_id}") as progress:
+        progress.start("single env")
+        single = _single_rate(args.env_id, args.env_kwargs, args.seconds)
+        progress.advance(f"single env: {single:,.0f} steps/s")
+        for c in candidates:
+            label = f"workers={c.num_workers} num_envs={c.num_envs} batch_size={c.batch_size}"
+            progress.start(label)
+            rate = _measure_async(args.env_id, args.env_kwargs, c, args.seconds)
+            rates.append((c, rate))
+            progress.advance(f"{label}: {rate:,.0f} steps/s")
+        if has_vector:
+            for n in sizes:
+                progress.start(f"vector num_envs={n}")
+                vector_rates[n] = _measure_vector(args.env_id, args.env_kwargs, n, args.seconds)
+                progress.advance(f"vector num_envs={n}: {vector_rates[n]:,.0f} steps/s")
+
+    table = output.Table(
+        f"autotune {args.env_id}: AsyncVectorEnv send/recv collection, env steps/s",
+        ["workers", "envs/worker", "num_envs", "batch_size", "steps/s", "% of bound"],
+        caption=f"bound = single-env rate ({single:,.0f} steps/s) x min(num_envs, {cores} cores)",
+    )
+    for c, rate in sorted(rates, key=lambda item: -item[1]):
+        bound = single * min(c.num_envs, cores)
+        table.add_row(
+            str(c.num_workers),
+            str(c.envs_per_worker),
+            str(c.num_envs),
+            str(c.batch_size),
+            f"{rate:,.0f}",
+            f"{100 * rate / bound:.0f}%",
+        )
+    output.print_table(table)
+    best, best_rate = max(rates, key=lambda item: item[1])
+    print(
+        f"\nFastest AsyncVectorEnv here: {best.num_workers} worker(s) x {best.envs_per_worker} "
+        f"envs, batch_size {best.batch_size}: {best_rate:,.0f} env steps/s"
+    )
+    code = async_snippet(args.env_id, args.env_kwargs, best)
+    if vector_rates:
+        n_vec, vec_rate = max(vector_rates.items(), key=lambda item: item[1])
+        if vec_rate > best_rate:
+            print(
+                f"The numpy-vectorised env is faster still: {vec_rate:,.0f} env steps/s at "
+                f"num_envs={n_vec} (one process, no crash isolation); its code follows the "
+                "async one."
+            )
+            code += "\n\n" + vector_snippet(args.env_id, args.env_kwargs, n_vec, "vector_envs")
+    print(f"{CODE_HEADER}\n")
+    print(code, flush=True)
+    return 0

@@ -1,0 +1,351 @@
+"""``vecgym bench``: env steps per second of every runtime on this machine, against the bound.
+
+For each ``num_envs`` of the sweep (and each worker count, for runtimes with workers) one vector
+env is built, warmed up and timed (see :mod:`vecgym.cli.measure` for the counting rules), then
+closed. The *physical bound* of a row is the single-env step rate (one env stepped in a plain
+loop) times the cores the row can use, ``min(num_envs, usable cores)``: a process-based runtime
+cannot beat it, so the percentage says how much the runtime's own overhead costs. A numpy-
+vectorised env (``vector``) steps every env in one call and can go past 100%.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import time
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import numpy as np
+
+from vecgym.cli import output
+from vecgym.cli.measure import Stepper, measure_single_env, measure_stepper, usable_cores
+from vecgym.cli.runtimes import BenchTarget, Runtime, Unavailable, compare_runtimes, vecgym_runtimes
+
+__all__ = ["BenchResult", "add_arguments", "plot_report", "run", "run_bench"]
+
+DEFAULT_ENV_ID = "CartPole-v1"
+DEFAULT_NUM_ENVS = (1, 8, 32, 128)
+DEFAULT_SECONDS = 1.5
+DEFAULT_MAX_PROCESSES = 64
+PLOT_EXTRA_MSG = (
+    '--plot needs matplotlib, which is not installed: pip install "vecgym[plot]" '
+    "(the table was printed; no plot written)"
+)
+PROCESS_CAP_MSG = "one process per env: skipped above --max-processes {cap} envs"
+CAPTION = (
+    "bound = single-env rate ({single:,.0f} steps/s, one env in a plain loop) x min(num_envs, "
+    "{cores} usable cores)\n'vector' steps all envs in one numpy call, so it can pass 100%; "
+    "x sync = steps/s / vecgym sync's at the same num_envs"
+)
+
+
+@dataclass(frozen=True)
+class BenchResult:
+    """One measured row of the sweep.
+
+    Attributes:
+        runtime: the runtime's label (``"sync"``, ``"async"``, ``"vector"``, a peer's name).
+        num_envs: sub-environments in the vector env.
+        num_workers: worker processes (``None`` where the runtime has none).
+        steps_per_s: real env steps per second.
+        env_steps: env steps counted while the clock ran.
+        elapsed_s: seconds the timed part took.
+        bound_steps_per_s: the physical bound for this row.
+        pct_of_bound: ``100 * steps_per_s / bound_steps_per_s``.
+    """
+
+    runtime: str
+    num_envs: int
+    num_workers: int | None
+    steps_per_s: float
+    env_steps: int
+    elapsed_s: float
+    bound_steps_per_s: float
+    pct_of_bound: float
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The ``bench`` subcommand's options."""
+    from vecgym.cli import args as cli_args
+
+    parser.add_argument(
+        "env_id", nargs="?", default=DEFAULT_ENV_ID, help=f"env id (default {DEFAULT_ENV_ID})"
+    )
+    cli_args.add_env_kwargs(parser)
+    parser.add_argument(
+        "--num-envs",
+        nargs="+",
+        type=cli_args.positive_int,
+        default=list(DEFAULT_NUM_ENVS),
+        metavar="N",
+        help="num_envs values of the sweep (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--workers",
+        nargs="+",
+        type=cli_args.positive_int,
+        default=None,
+        metavar="W",
+        help="num_workers values for async runtimes (default: 1 and the usable cores)",
+    )
+    cli_args.add_seconds(parser, DEFAULT_SECONDS)
+    cli_args.add_autoreset_mode(parser)
+    parser.add_argument(
+        "--compare",
+        action="store_true",
+        help="also measure Gymnasium, Stable-Baselines3 and PufferLib where installed",
+    )
+    parser.add_argument(
+        "--max-processes",
+        type=cli_args.positive_int,
+        default=DEFAULT_MAX_PROCESSES,
+        metavar="N",
+        help="largest num_envs for peers that start one process per env (default %(default)s)",
+    )
+    parser.add_argument("--json", metavar="FILE", help="write the results as JSON to FILE")
+    parser.add_argument(
+        "--plot", metavar="FILE", help='draw the scaling curves as a PNG (needs "vecgym[plot]")'
+    )
+
+
+def machine_info() -> dict[str, Any]:
+    """What the figures were measured on."""
+    import vecgym
+
+    info: dict[str, Any] = {
+        "usable_cores": usable_cores(),
+        "logical_cpus": os.cpu_count(),
+        "python": platform.python_version(),
+        "numpy": np.__version__,
+        "vecgym": vecgym.__version__,
+        "platform": platform.platform(),
+    }
+    if hasattr(os, "getloadavg"):
+        info["load_average_start"] = list(os.getloadavg())
+    return info
+
+
+def _plan(
+    runtimes: Sequence[Runtime], num_envs: Sequence[int], workers: Sequence[int]
+) -> list[tuple[Runtime, int, int | None]]:
+    """Every (runtime, num_envs, num_workers) to measure, sweep order: num_envs outermost."""
+    cases: list[tuple[Runtime, int, int | None]] = []
+    for n in sorted(set(num_envs)):
+        for runtime in runtimes:
+            if runtime.uses_workers:
+                for w in sorted({min(w, n) for w in workers}):
+                    cases.append((runtime, n, w))
+            else:
+                cases.append((runtime, n, None))
+    return cases
+
+
+def _single_env_rate(target: BenchTarget, seconds: float) -> float:
+    import vecgym
+
+    env = vecgym.make(target.env_id, **target.env_kwargs)
+    try:
+        env.action_space.seed(target.seed)
+        actions = [env.action_space.sample() for _ in range(4096)]
+        return measure_single_env(env, actions, seconds, seed=target.seed).steps_per_s
+    finally:
+        env.close()
+
+
+def _measure(
+    runtime: Runtime, target: BenchTarget, n: int, w: int | None, seconds: float
+) -> tuple[float, int, float]:
+    stepper: Stepper
+    stepper, actions = runtime.build(target, n, w)
+    try:
+        m = measure_stepper(stepper, actions, seconds, seed=target.seed)
+    finally:
+        stepper.close()
+    return m.steps_per_s, m.env_steps, m.elapsed_s
+
+
+def _label(runtime: str, n: int, w: int | None) -> str:
+    return f"{runtime} num_envs={n}" + ("" if w is None else f" workers={w}")
+
+
+def run_bench(
+    target: BenchTarget,
+    num_envs: Sequence[int],
+    workers: Sequence[int] | None,
+    seconds: float,
+    compare: bool = False,
+    max_processes: int = DEFAULT_MAX_PROCESSES,
+) -> dict[str, Any]:
+    """Measure the sweep; return the report (JSON-able), showing progress on stderr.
+
+    Args:
+        target: env id, kwargs, autoreset mode and seed.
+        num_envs: the sweep's ``num_envs`` values.
+        workers: ``num_workers`` values for runtimes with workers (``None``: 1 and the usable
+            cores; values above ``num_envs`` are capped to it).
+        seconds: timed seconds per measurement (plus a warm-up of a fifth of it).
+        compare: add the installed peers (Gymnasium, SB3, PufferLib).
+        max_processes: peers with one process per env skip larger ``num_envs``.
+    """
+    cores = usable_cores()
+    workers = sorted({1, cores}) if workers is None else list(workers)
+    runtimes = vecgym_runtimes() + (compare_runtimes() if compare else [])
+    cases = _plan(runtimes, num_envs, workers)
+    skipped: dict[str, str] = {}
+    results: list[BenchResult] = []
+    started = time.perf_counter()
+    info = machine_info()
+    with output.Progress(len(cases) + 1, f"bench {target.env_id}") as progress:
+        progress.start("single env")
+        single = _single_env_rate(target, seconds)
+        progress.advance(f"single env: {single:,.0f} steps/s")
+        for runtime, n, w in cases:
+            label = _label(runtime.name, n, w)
+            progress.start(label)
+            if runtime.name in skipped:
+                progress.advance(f"{label}: skipped")
+                continue
+            if runtime.process_per_env and n > max_processes:
+                progress.advance(f"{label}: skipped ({PROCESS_CAP_MSG.format(cap=max_processes)})")
+                skipped.setdefault(
+                    f"{runtime.name} num_envs>{max_processes}",
+                    PROCESS_CAP_MSG.format(cap=max_processes),
+                )
+                continue
+            try:
+                rate, steps, elapsed = _measure(runtime, target, n, w, seconds)
+            except Unavailable as exc:
+                skipped[runtime.name] = str(exc)
+                progress.advance(f"{label}: skipped ({exc})")
+                continue
+            bound = single * min(n, cores)
+            results.append(
+                BenchResult(runtime.name, n, w, rate, steps, elapsed, bound, 100 * rate / bound)
+            )
+            progress.advance(f"{label}: {rate:,.0f} steps/s")
+    if hasattr(os, "getloadavg"):
+        info["load_average_end"] = list(os.getloadavg())
+    return {
+        "env_id": target.env_id,
+        "env_kwargs": target.env_kwargs,
+        "autoreset_mode": target.autoreset_mode,
+        "seconds_per_measurement": seconds,
+        "single_env_steps_per_s": single,
+        "machine": info,
+        "wall_time_s": time.perf_counter() - started,
+        "results": [asdict(r) for r in results],
+        "skipped": [{"runtime": name, "reason": reason} for name, reason in skipped.items()],
+    }
+
+
+def report_table(report: dict[str, Any]) -> output.Table:
+    """The results as a table: one row per measurement, grouped by ``num_envs``."""
+    machine = report["machine"]
+    table = output.Table(
+        f"{report['env_id']}: env steps/s ({report['autoreset_mode']} autoreset, "
+        f"{report['seconds_per_measurement']:g} s per measurement)",
+        ["num_envs", "runtime", "workers", "steps/s", "bound", "% of bound", "x sync"],
+        left=(1,),
+        caption=CAPTION.format(
+            single=report["single_env_steps_per_s"], cores=machine["usable_cores"]
+        ),
+    )
+    sync_rate = {r["num_envs"]: r["steps_per_s"] for r in report["results"] if r["runtime"] == "sync"}
+    for r in report["results"]:
+        base = sync_rate.get(r["num_envs"])
+        table.add_row(
+            str(r["num_envs"]),
+            r["runtime"],
+            "-" if r["num_workers"] is None else str(r["num_workers"]),
+            f"{r['steps_per_s']:,.0f}",
+            f"{r['bound_steps_per_s']:,.0f}",
+            f"{r['pct_of_bound']:.0f}%",
+            f"{r['steps_per_s'] / base:.2f}x" if base else "-",
+        )
+    return table
+
+
+def plot_report(report: dict[str, Any], path: str) -> None:
+    """Draw steps/s against num_envs, one line per runtime (and worker count), plus the bound.
+
+    Raises:
+        ImportError: matplotlib is not installed.
+    """
+    from matplotlib.figure import Figure  # the object API: no pyplot, no global backend state
+
+    series: dict[str, list[tuple[int, float]]] = {}
+    for r in report["results"]:
+        name = r["runtime"] if r["num_workers"] is None else f"{r['runtime']} (w={r['num_workers']})"
+        series.setdefault(name, []).append((r["num_envs"], r["steps_per_s"]))
+    fig = Figure(figsize=(8, 5), layout="constrained")
+    ax = fig.add_subplot()
+    for name, points in series.items():
+        xs, ys = zip(*sorted(points), strict=True)
+        ax.plot(xs, ys, marker="o", label=name)
+    sizes = sorted({r["num_envs"] for r in report["results"]})
+    if sizes:
+        cores = report["machine"]["usable_cores"]
+        single = report["single_env_steps_per_s"]
+        ax.plot(
+            sizes,
+            [single * min(n, cores) for n in sizes],
+            "k--",
+            label=f"physical bound (single env x min(n, {cores} cores))",
+        )
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log")
+    ax.set_xlabel("num_envs")
+    ax.set_ylabel("env steps / s")
+    ax.set_title(f"vecgym bench {report['env_id']} ({report['machine']['usable_cores']} cores)")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize="small")
+    fig.savefig(path, dpi=120)
+
+
+def _plot_available() -> bool:
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``vecgym bench`` with parsed arguments; return the exit code."""
+    from vecgym.cli import args as cli_args
+
+    target = BenchTarget(args.env_id, args.env_kwargs, args.autoreset_mode)
+    cli_args.require_env(target.env_id)
+    want_plot = args.plot is not None
+    if want_plot and not _plot_available():
+        output.note(f"note: {PLOT_EXTRA_MSG.split(' (')[0]}; the table will still be printed")
+    report = run_bench(
+        target, args.num_envs, args.workers, args.seconds, args.compare, args.max_processes
+    )
+    output.print_table(report_table(report))
+    for skip in report["skipped"]:
+        output.note(f"skipped {skip['runtime']}: {skip['reason']}")
+    machine = report["machine"]
+    if "load_average_start" in machine:
+        output.note(
+            f"machine: {machine['usable_cores']} usable cores; load average "
+            f"{machine['load_average_start'][0]:.2f} at start, "
+            f"{machine['load_average_end'][0]:.2f} at end; wall time {report['wall_time_s']:.1f} s"
+        )
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as handle:
+            json.dump(report, handle, indent=2)
+        output.note(f"results written to {args.json}")
+    if want_plot:
+        if not _plot_available():
+            import vecgym.error
+
+            output.note(f"error: {vecgym.error.DependencyNotInstalled(PLOT_EXTRA_MSG)}")
+            return cli_args.EXIT_USAGE
+        plot_report(report, args.plot)
+        output.note(f"plot written to {args.plot}")
+    return 0

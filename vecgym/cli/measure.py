@@ -1,0 +1,278 @@
+"""Honest step-rate measurement, shared by ``vecgym bench``, ``vecgym autotune`` and benchmarks.
+
+The rules every figure here follows:
+
+* actions are generated before the clock starts (sampling is not part of stepping);
+* a warm-up runs before timing (first-touch page faults, lazy imports, worker wake-up);
+* only real env steps count: under the ``NEXT_STEP`` autoreset mode the step after an episode
+  ended only resets that env, so it is subtracted (the *pending mask* of the previous step);
+  under ``SAME_STEP`` every step is an env step (the reset rides along); under ``DISABLED``
+  ended envs are reset explicitly (``reset_mask``), outside the count;
+* the clock is read after every step, so a run stops within one step of its budget.
+
+A runtime is driven through a :class:`Stepper`: three callables that adapt a vector env of
+any library (vecgym, Gymnasium, Stable-Baselines3, PufferLib) to one loop.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+__all__ = [
+    "COUNT_ALL",
+    "COUNT_NEXT_STEP",
+    "Measurement",
+    "Stepper",
+    "measure_pool",
+    "measure_single_env",
+    "measure_stepper",
+    "usable_cores",
+]
+
+COUNT_NEXT_STEP = "next_step"
+"""Counting rule: an env whose previous step ended its episode is only reset, not stepped."""
+COUNT_ALL = "all"
+"""Counting rule: every env of every step is a real env step (``SAME_STEP``, ``DISABLED``)."""
+
+WARMUP_FRACTION = 0.2
+"""Warm-up time as a fraction of the timed run (at least :data:`MIN_WARMUP_STEPS` steps)."""
+MAX_WARMUP_S = 0.5
+"""Longest warm-up, however long the timed run."""
+MIN_WARMUP_STEPS = 2
+"""Fewest warm-up steps, however short the timed run."""
+SECONDS_MSG = "seconds must be a number > 0, got {!r}"
+
+
+@dataclass(frozen=True)
+class Measurement:
+    """One timed run.
+
+    Attributes:
+        env_steps: real env steps taken while the clock ran.
+        elapsed_s: seconds the timed part took.
+        calls: ``step`` (or ``recv``) calls made while the clock ran.
+    """
+
+    env_steps: int
+    elapsed_s: float
+    calls: int
+
+    @property
+    def steps_per_s(self) -> float:
+        """Env steps per second (0 when nothing was timed)."""
+        return self.env_steps / self.elapsed_s if self.elapsed_s > 0 else 0.0
+
+
+@dataclass
+class Stepper:
+    """A vector env of any library, adapted to :func:`measure_stepper`.
+
+    Attributes:
+        num_envs: how many sub-environments one step advances.
+        reset: ``reset(seed)`` resets every env.
+        step: ``step(actions)`` steps every env and returns the boolean "episode ended" mask
+            (terminated or truncated).
+        close: releases the env (processes, shared memory).
+        counting: :data:`COUNT_NEXT_STEP` or :data:`COUNT_ALL`.
+        reset_done: for envs without autoreset (``DISABLED``): ``reset_done(mask)`` resets the
+            envs in ``mask``; ``None`` when the env resets by itself.
+    """
+
+    num_envs: int
+    reset: Callable[[int], Any]
+    step: Callable[[Any], npt.NDArray[np.bool_]]
+    close: Callable[[], Any]
+    counting: str = COUNT_NEXT_STEP
+    reset_done: Callable[[npt.NDArray[np.bool_]], Any] | None = None
+
+
+def usable_cores() -> int:
+    """Physical cores this process may run on (psutil's physical count capped by affinity)."""
+    import psutil
+
+    physical = psutil.cpu_count(logical=False) or os.cpu_count() or 1
+    if hasattr(os, "sched_getaffinity"):
+        physical = min(physical, len(os.sched_getaffinity(0)))
+    return max(1, physical)
+
+
+def _check_seconds(seconds: float) -> None:
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not seconds > 0:
+        raise ValueError(SECONDS_MSG.format(seconds))
+
+
+def _warmup_s(seconds: float) -> float:
+    return min(MAX_WARMUP_S, WARMUP_FRACTION * seconds)
+
+
+def _run_steps(
+    stepper: Stepper,
+    actions: Sequence[Any],
+    seconds: float,
+    min_calls: int,
+    index: int,
+    pending: npt.NDArray[np.bool_],
+) -> tuple[Measurement, int, npt.NDArray[np.bool_]]:
+    """Step until ``seconds`` passed and at least ``min_calls`` calls were made.
+
+    ``pending`` is the previous step's "episode ended" mask (all false after a reset); the
+    returned index and mask continue the stream, so a warm-up and a timed run chain exactly.
+    """
+    count = len(actions)
+    counts_pending = stepper.counting == COUNT_NEXT_STEP
+    env_steps = 0
+    calls = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while True:
+        done = np.asarray(stepper.step(actions[index % count]), dtype=bool)
+        index += 1
+        calls += 1
+        if counts_pending:
+            env_steps += stepper.num_envs - int(np.count_nonzero(pending))
+            pending = done
+        else:
+            env_steps += stepper.num_envs
+            if stepper.reset_done is not None and done.any():
+                stepper.reset_done(done)
+        now = time.perf_counter()
+        if now >= deadline and calls >= min_calls:
+            return Measurement(env_steps, now - start, calls), index, pending
+
+
+def measure_stepper(
+    stepper: Stepper, actions: Sequence[Any], seconds: float, seed: int = 0
+) -> Measurement:
+    """Reset, warm up, then time ``stepper`` for about ``seconds``.
+
+    Args:
+        stepper: the adapted vector env (not closed here).
+        actions: pre-generated action batches, cycled.
+        seconds: length of the timed run.
+        seed: the reset seed.
+
+    Returns:
+        The timed run. The warm-up and the timed run are one stream of steps after one reset,
+        so the first timed step already knows which envs are only being reset.
+    """
+    _check_seconds(seconds)
+    stepper.reset(seed)
+    pending = np.zeros(stepper.num_envs, dtype=bool)
+    _, index, pending = _run_steps(
+        stepper, actions, _warmup_s(seconds), MIN_WARMUP_STEPS, 0, pending
+    )
+    measurement, _, _ = _run_steps(stepper, actions, seconds, 1, index, pending)
+    return measurement
+
+
+def measure_single_env(
+    env: Any, actions: Sequence[Any], seconds: float, seed: int = 0
+) -> Measurement:
+    """Time one env stepped in a plain loop (reset when an episode ends, resets not counted).
+
+    This is the per-core reference: the physical bound of a vector runtime is this rate times
+    the cores it can use.
+
+    Args:
+        env: a single environment (not closed here).
+        actions: pre-generated actions, cycled.
+        seconds: length of the timed run.
+        seed: the first reset's seed.
+    """
+    _check_seconds(seconds)
+    env.reset(seed=seed)
+    count = len(actions)
+    i = 0
+    warm_deadline = time.perf_counter() + _warmup_s(seconds)
+    while time.perf_counter() < warm_deadline or i < MIN_WARMUP_STEPS:
+        _, _, terminated, truncated, _ = env.step(actions[i % count])
+        i += 1
+        if terminated or truncated:
+            env.reset()
+    steps = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while True:
+        _, _, terminated, truncated, _ = env.step(actions[i % count])
+        i += 1
+        steps += 1
+        if terminated or truncated:
+            env.reset()
+        now = time.perf_counter()
+        if now >= deadline:
+            return Measurement(steps, now - start, steps)
+
+
+def measure_pool(envs: Any, actions: Sequence[Any], seconds: float, seed: int = 0) -> Measurement:
+    """Time EnvPool-style collection: ``send`` the envs of the last batch, ``recv`` the next.
+
+    ``envs`` is a vecgym :class:`~vecgym.vector.AsyncVectorEnv` (any ``batch_size``) under the
+    ``NEXT_STEP`` or ``SAME_STEP`` autoreset mode. Each action batch of ``actions`` must hold
+    ``num_envs`` actions; the first ``len(env_ids)`` are sent. Per env, a step that follows
+    the end of its episode is a reset, not an env step (``NEXT_STEP`` only).
+
+    Args:
+        envs: the vector env (not closed here).
+        actions: pre-generated action batches of ``num_envs`` actions, cycled.
+        seconds: length of the timed run.
+        seed: the reset seed.
+    """
+    _check_seconds(seconds)
+    counts_pending = _autoreset_name(envs) == "NextStep"
+    envs.reset(seed=seed)
+    num_envs = envs.num_envs
+    count = len(actions)
+    pending = np.zeros(num_envs, dtype=bool)
+    envs.send(actions[0])
+    i = 1
+
+    def one_batch() -> int:
+        nonlocal i
+        _, _, terminated, truncated, _, ids = envs.recv()
+        stepped = len(ids)
+        if counts_pending:
+            stepped -= int(np.count_nonzero(pending[ids]))
+            pending[ids] = terminated | truncated
+        envs.send(_first(actions[i % count], len(ids)), ids)
+        i += 1
+        return stepped
+
+    warm_deadline = time.perf_counter() + _warmup_s(seconds)
+    warm_calls = 0
+    while time.perf_counter() < warm_deadline or warm_calls < MIN_WARMUP_STEPS:
+        one_batch()
+        warm_calls += 1
+    env_steps = 0
+    calls = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while True:
+        env_steps += one_batch()
+        calls += 1
+        now = time.perf_counter()
+        if now >= deadline:
+            break
+    envs.recv()  # drain what is still in flight, so the env can be closed or reused cleanly
+    return Measurement(env_steps, now - start, calls)
+
+
+def _first(batch: Any, n: int) -> Any:
+    """The first ``n`` actions of a batch (arrays, or dicts / tuples of arrays)."""
+    if isinstance(batch, dict):
+        return {key: _first(value, n) for key, value in batch.items()}
+    if isinstance(batch, tuple):
+        return tuple(_first(value, n) for value in batch)
+    return batch[:n]
+
+
+def _autoreset_name(envs: Any) -> str:
+    """The autoreset mode's value (``"NextStep"``, ...) of a vector env of any library."""
+    mode = getattr(envs, "metadata", {}).get("autoreset_mode", "NextStep")
+    return str(getattr(mode, "value", mode))

@@ -1,0 +1,298 @@
+"""The vector runtimes ``vecgym bench`` measures, each adapted to a :class:`Stepper`.
+
+vecgym's own (``sync``, ``async``, ``vector``: the env's numpy ``vector_entry_point``) and, for
+``--compare``, its peers when they are installed: Gymnasium's ``SyncVectorEnv`` /
+``AsyncVectorEnv`` (and its vectorised env where the id has one), Stable-Baselines3's
+``DummyVecEnv`` / ``SubprocVecEnv`` and PufferLib's ``Serial`` / ``Multiprocessing`` backends.
+Peers build the env from their own library (``gymnasium.make(env_id)``), so an id Gymnasium
+does not know is skipped for them, with the reason.
+
+Async runtimes return views of their buffers (``copy=False``) where the runtime offers it: a
+collector copies into its own rollout storage anyway.
+"""
+
+from __future__ import annotations
+
+import importlib
+import multiprocessing
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from vecgym.cli.measure import COUNT_ALL, COUNT_NEXT_STEP, Stepper
+
+__all__ = [
+    "ACTION_BATCHES",
+    "BenchTarget",
+    "Runtime",
+    "Unavailable",
+    "compare_runtimes",
+    "vecgym_runtimes",
+]
+
+ACTION_BATCHES = 256
+"""Pre-generated action batches per measurement (cycled)."""
+NOT_INSTALLED_MSG = "{library} is not installed (pip install {package})"
+NO_GYMNASIUM_ID_MSG = "Gymnasium has no env {env_id!r}: {error}"
+NO_VECTOR_ENTRY_MSG = "{env_id} has no vector_entry_point"
+PUFFER_FAILED_MSG = "pufferlib could not build the env: {error}"
+
+
+class Unavailable(Exception):
+    """A runtime cannot run here (library missing, env unknown to it); the message says why."""
+
+
+@dataclass(frozen=True)
+class BenchTarget:
+    """What to build: the env id, its kwargs and the autoreset mode for the vectorisers.
+
+    Attributes:
+        env_id: a registered env id.
+        env_kwargs: keyword arguments for the env constructor.
+        autoreset_mode: an :class:`~vecgym.vector.AutoresetMode` value (``"NextStep"``, ...).
+        seed: seed for the action samples and the reset.
+    """
+
+    env_id: str
+    env_kwargs: dict[str, Any] = field(default_factory=dict)
+    autoreset_mode: str = "NextStep"
+    seed: int = 0
+
+
+@dataclass(frozen=True)
+class Runtime:
+    """One vector runtime.
+
+    Attributes:
+        name: the label in tables, JSON and plots (``"async"``, ``"gymnasium-sync"``, ...).
+        build: ``build(target, num_envs, num_workers)`` returns the stepper and its
+            pre-generated actions, or raises :class:`Unavailable`.
+        uses_workers: whether ``num_workers`` means something to it.
+        process_per_env: whether it starts one process per env (capped by ``--max-processes``).
+    """
+
+    name: str
+    build: Callable[[BenchTarget, int, int | None], tuple[Stepper, list[Any]]]
+    uses_workers: bool = False
+    process_per_env: bool = False
+
+
+def _import(module: str, package: str, library: str) -> Any:
+    try:
+        return importlib.import_module(module)
+    except ImportError as exc:
+        raise Unavailable(NOT_INSTALLED_MSG.format(library=library, package=package)) from exc
+
+
+def _sample_batches(space: Any, seed: int) -> list[Any]:
+    space.seed(seed)
+    return [space.sample() for _ in range(ACTION_BATCHES)]
+
+
+def _vector_stepper(envs: Any, target: BenchTarget) -> tuple[Stepper, list[Any]]:
+    """A Gymnasium-API vector env (vecgym's or Gymnasium's) as a stepper."""
+    mode = envs.metadata.get("autoreset_mode", "NextStep")
+    mode = str(getattr(mode, "value", mode))
+
+    def step(actions: Any) -> np.ndarray:
+        _, _, terminated, truncated, _ = envs.step(actions)
+        return np.logical_or(terminated, truncated)
+
+    def reset_done(mask: np.ndarray) -> None:
+        envs.reset(options={"reset_mask": mask})
+
+    try:
+        actions = _sample_batches(envs.action_space, target.seed)
+    except BaseException:
+        envs.close()
+        raise
+    stepper = Stepper(
+        num_envs=envs.num_envs,
+        reset=lambda seed: envs.reset(seed=seed),
+        step=step,
+        close=envs.close,
+        counting=COUNT_NEXT_STEP if mode == "NextStep" else COUNT_ALL,
+        reset_done=reset_done if mode == "Disabled" else None,
+    )
+    return stepper, actions
+
+
+# --- vecgym -------------------------------------------------------------------------------------
+def _vecgym_mode(mode: str) -> Callable[[BenchTarget, int, int | None], tuple[Stepper, list[Any]]]:
+    def build(target: BenchTarget, num_envs: int, workers: int | None) -> tuple[Stepper, list[Any]]:
+        import vecgym
+
+        vector_kwargs: dict[str, Any] = {"autoreset_mode": target.autoreset_mode}
+        if mode == "async":
+            vector_kwargs.update(num_workers=workers, copy=False)
+        envs = vecgym.make_vec(
+            target.env_id,
+            num_envs=num_envs,
+            vectorization_mode=mode,
+            vector_kwargs=vector_kwargs,
+            **target.env_kwargs,
+        )
+        return _vector_stepper(envs, target)
+
+    return build
+
+
+def _build_vecgym_vector(
+    target: BenchTarget, num_envs: int, workers: int | None
+) -> tuple[Stepper, list[Any]]:
+    import vecgym
+
+    if vecgym.spec(target.env_id).vector_entry_point is None:
+        raise Unavailable(NO_VECTOR_ENTRY_MSG.format(env_id=target.env_id))
+    kwargs = dict(target.env_kwargs)
+    if target.autoreset_mode != "NextStep":
+        kwargs["autoreset_mode"] = target.autoreset_mode
+    envs = vecgym.make_vec(
+        target.env_id, num_envs=num_envs, vectorization_mode="vector_entry_point", **kwargs
+    )
+    return _vector_stepper(envs, target)
+
+
+def vecgym_runtimes() -> list[Runtime]:
+    """vecgym's runtimes: ``sync``, ``async`` (per worker count) and ``vector``."""
+    return [
+        Runtime("sync", _vecgym_mode("sync")),
+        Runtime("async", _vecgym_mode("async"), uses_workers=True),
+        Runtime("vector", _build_vecgym_vector),
+    ]
+
+
+# --- Gymnasium ----------------------------------------------------------------------------------
+def _gymnasium_spec(target: BenchTarget) -> Any:
+    gymnasium = _import("gymnasium", '"vecgym[bench]"', "gymnasium")
+    try:
+        return gymnasium.spec(target.env_id)
+    except gymnasium.error.Error as exc:
+        raise Unavailable(NO_GYMNASIUM_ID_MSG.format(env_id=target.env_id, error=exc)) from exc
+
+
+def _gymnasium_mode(
+    mode: str,
+) -> Callable[[BenchTarget, int, int | None], tuple[Stepper, list[Any]]]:
+    def build(target: BenchTarget, num_envs: int, workers: int | None) -> tuple[Stepper, list[Any]]:
+        import gymnasium
+
+        spec = _gymnasium_spec(target)
+        vector_kwargs: dict[str, Any] = {}
+        if mode != "vector_entry_point":
+            vector_kwargs["autoreset_mode"] = gymnasium.vector.AutoresetMode(target.autoreset_mode)
+        elif spec.vector_entry_point is None:
+            raise Unavailable(NO_VECTOR_ENTRY_MSG.format(env_id=target.env_id))
+        if mode == "async":
+            vector_kwargs["copy"] = False
+        envs = gymnasium.make_vec(
+            target.env_id,
+            num_envs=num_envs,
+            vectorization_mode=mode,
+            vector_kwargs=vector_kwargs or None,
+            **target.env_kwargs,
+        )
+        return _vector_stepper(envs, target)
+
+    return build
+
+
+# --- Stable-Baselines3 --------------------------------------------------------------------------
+def _sb3(kind: str) -> Callable[[BenchTarget, int, int | None], tuple[Stepper, list[Any]]]:
+    def build(target: BenchTarget, num_envs: int, workers: int | None) -> tuple[Stepper, list[Any]]:
+        vec_env = _import("stable_baselines3.common.vec_env", "stable-baselines3", "SB3")
+        import gymnasium
+
+        _gymnasium_spec(target)
+        fns = [_GymnasiumFactory(target.env_id, target.env_kwargs)] * num_envs
+        if kind == "subproc":
+            method = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
+            envs = vec_env.SubprocVecEnv(fns, start_method=method)
+        else:
+            envs = vec_env.DummyVecEnv(fns)
+        try:
+            batched = gymnasium.vector.utils.batch_space(envs.action_space, num_envs)
+            actions = _sample_batches(batched, target.seed)
+        except BaseException:
+            envs.close()
+            raise
+
+        def reset(seed: int) -> None:
+            envs.seed(seed)
+            envs.reset()
+
+        def step(actions: Any) -> np.ndarray:
+            _, _, dones, _ = envs.step(actions)
+            return np.asarray(dones, dtype=bool)
+
+        # SB3 resets an ended env inside the same step: every step is a real env step.
+        return Stepper(num_envs, reset, step, envs.close, counting=COUNT_ALL), actions
+
+    return build
+
+
+@dataclass(frozen=True)
+class _GymnasiumFactory:
+    """A picklable ``gymnasium.make(env_id, **kwargs)`` (for process-based peers)."""
+
+    env_id: str
+    kwargs: dict[str, Any]
+
+    def __call__(self) -> Any:
+        import gymnasium
+
+        return gymnasium.make(self.env_id, **self.kwargs)
+
+
+# --- PufferLib ----------------------------------------------------------------------------------
+def _puffer(backend: str) -> Callable[[BenchTarget, int, int | None], tuple[Stepper, list[Any]]]:
+    def build(target: BenchTarget, num_envs: int, workers: int | None) -> tuple[Stepper, list[Any]]:
+        emulation = _import("pufferlib.emulation", "pufferlib", "PufferLib")
+        vector = _import("pufferlib.vector", "pufferlib", "PufferLib")
+        import gymnasium
+
+        _gymnasium_spec(target)
+        factory = _GymnasiumFactory(target.env_id, target.env_kwargs)
+
+        def creator(*args: Any, **kwargs: Any) -> Any:
+            return emulation.GymnasiumPufferEnv(env_creator=factory)
+
+        options: dict[str, Any] = {"num_envs": num_envs}
+        if backend == "Multiprocessing":
+            options["num_workers"] = workers or 1
+        try:
+            envs = vector.make(creator, backend=getattr(vector, backend), **options)
+        except Exception as exc:  # an API difference between PufferLib versions
+            raise Unavailable(PUFFER_FAILED_MSG.format(error=exc)) from exc
+        try:
+            single = envs.single_action_space
+            batched = gymnasium.vector.utils.batch_space(single, num_envs)
+            actions = _sample_batches(batched, target.seed)
+        except BaseException:
+            envs.close()
+            raise
+
+        def step(actions: Any) -> np.ndarray:
+            _, _, terminals, truncations, _ = envs.step(actions)
+            return np.logical_or(terminals, truncations)
+
+        # PufferLib's emulation resets an ended env within the step: count every step.
+        stepper = Stepper(num_envs, lambda seed: envs.reset(seed=seed), step, envs.close, COUNT_ALL)
+        return stepper, actions
+
+    return build
+
+
+def compare_runtimes() -> list[Runtime]:
+    """The peers ``--compare`` adds (each skipped with a note when it cannot run)."""
+    return [
+        Runtime("gymnasium-sync", _gymnasium_mode("sync")),
+        Runtime("gymnasium-async", _gymnasium_mode("async"), process_per_env=True),
+        Runtime("gymnasium-vector", _gymnasium_mode("vector_entry_point")),
+        Runtime("sb3-dummy", _sb3("dummy")),
+        Runtime("sb3-subproc", _sb3("subproc"), process_per_env=True),
+        Runtime("pufferlib-serial", _puffer("Serial")),
+        Runtime("pufferlib-mp", _puffer("Multiprocessing"), uses_workers=True),
+    ]
