@@ -192,10 +192,15 @@ def compute_gae(
     advantages = np.zeros_like(rewards)
     running = np.zeros_like(last_values)
     for t in reversed(range(num_steps)):
+        # On a step that ended an episode, the next row's observation is that episode's final
+        # observation (NEXT_STEP), so next_values is V(s_final): exactly the bootstrap a
+        # truncated step needs. A terminated step has no future: its bootstrap is zeroed.
         next_values = values[t + 1] if t + 1 < num_steps else last_values
         delta = rewards[t] + gamma * next_values * (1.0 - terminated[t]) - values[t]
+        # Either kind of end stops the advantage of the next episode flowing back into this one.
         carry = 1.0 - np.logical_or(terminated[t], truncated[t])
         running = delta + gamma * lam * carry * running
+        # A reset step is no transition: no advantage (its row is dropped from the losses).
         running = np.where(reset_step[t], 0.0, running)
         advantages[t] = running
     return advantages, advantages + values

@@ -8,9 +8,10 @@ the autoreset treatment (NEXT_STEP reset steps masked, truncation bootstrapped f
 observation's value, termination not) from ``_rl.py``, shared with ``ppo.py``.
 
 A2C has no trust region, so a single noisy update can undo a good policy. The settings below
-(16-step rollouts over 8 envs, lambda 0.95, advantages normalised per update, a learning rate
-annealed to zero over the budget) were tuned on the development machine until the documented
-seeds reached the target every time; see the README ("Learning examples") for the figures.
+(16-step rollouts over 8 envs, lambda 0.95, advantages normalised per update, Adam at 1e-3 annealed
+to zero over the budget, no entropy bonus) were checked on the development machine (2 cores,
+shared) over seeds 1-10: all reached the target, after 47k-157k env steps (seed 1: 51,328 steps,
+about 2 s of training); their greedy evaluation reached 450 for 9 of the 10 (seed 5: 373).
 
 Run::
 

@@ -21,8 +21,12 @@ Run::
 
 Exit status 0 when the target was reached (and, with ``--eval``, the greedy mean too), 1 when not;
 ``--target 0`` disables the target (exit 0 after the budget). Env steps count every vector step
-times ``num_envs`` (NEXT_STEP reset steps included, as most RL code counts frames). Figures measured
-on the development machine are in the README ("Learning examples").
+times ``num_envs`` (NEXT_STEP reset steps included, as most RL code counts frames).
+
+Measured on the development machine (2 cores, shared): seed 1 reaches the target after 59,392 env
+steps in about 4-5 s of training (its greedy evaluation scores 500); seeds 1-10 all reach it, after
+59k-177k env steps, and all score 500 in the greedy evaluation. Runs are reproducible for a seed
+on a given machine and numpy build.
 """
 
 from __future__ import annotations

@@ -193,3 +193,18 @@ def test_gymnasium_env_through_make() -> None:
     finally:
         envs.close()
         sync.close()
+
+
+def test_close_after_a_call_lets_every_worker_exit_by_itself() -> None:
+    """A worker that closes and exits at once must not stop close() from reaching the others.
+
+    (Regression: the CLOSE request was also sent down the pipe; a worker already gone made that
+    send fail, close() gave up on the remaining workers and later had to terminate them.)
+    """
+    for _ in range(10):
+        env = AsyncVectorEnv(
+            [lambda: CountingEnv(), lambda: CountingEnv()], num_workers=2, context="fork"
+        )
+        env.get_attr("metadata")
+        env.close()
+        assert [p.exitcode for p in env.processes] == [0, 0]

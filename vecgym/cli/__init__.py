@@ -80,8 +80,18 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     subcommands: list[tuple[str, str, Callable[[argparse.ArgumentParser], None], _Runner]] = [
-        ("bench", "env steps/s of sync, async and vectorised envs vs the bound", bench.add_arguments, _bench),
-        ("autotune", "find the fastest AsyncVectorEnv layout and print its code", autotune.add_arguments, _autotune),
+        (
+            "bench",
+            "env steps/s of sync, async and vectorised envs vs the bound",
+            bench.add_arguments,
+            _bench,
+        ),
+        (
+            "autotune",
+            "find the fastest AsyncVectorEnv layout and print its code",
+            autotune.add_arguments,
+            _autotune,
+        ),
         ("list", "list the registered env ids", _list_arguments, _run_list),
         ("check", "run the env checker with a per-check report", check.add_arguments, _check),
     ]

@@ -101,7 +101,9 @@ def parse_env_kwargs(values: Sequence[str]) -> dict[str, Any]:
         try:
             parsed = json.loads(values[0])
         except ValueError as exc:
-            raise argparse.ArgumentTypeError(f"{KWARGS_JSON_MSG.format(values[0])} ({exc})") from None
+            raise argparse.ArgumentTypeError(
+                f"{KWARGS_JSON_MSG.format(values[0])} ({exc})"
+            ) from None
         if not isinstance(parsed, dict):
             raise argparse.ArgumentTypeError(KWARGS_JSON_MSG.format(values[0]))
         return parsed

@@ -89,7 +89,9 @@ def grid(
     """The layouts to measure: per worker count, each size, with full and about half batches."""
     found: dict[tuple[int, int, int], Candidate] = {}
     for w in sorted(set(workers)):
-        sizes = [num_envs] if num_envs is not None else [w * e for e in sorted(set(envs_per_worker))]
+        sizes = (
+            [num_envs] if num_envs is not None else [w * e for e in sorted(set(envs_per_worker))]
+        )
         for n in sizes:
             w_eff = min(w, n)
             per_worker = math.ceil(n / w_eff)
@@ -152,9 +154,7 @@ def vector_snippet(
     )
 
 
-def _measure_async(
-    env_id: str, env_kwargs: dict[str, Any], c: Candidate, seconds: float
-) -> float:
+def _measure_async(env_id: str, env_kwargs: dict[str, Any], c: Candidate, seconds: float) -> float:
     import vecgym
 
     envs = vecgym.make_vec(
@@ -176,7 +176,9 @@ def _measure_vector(env_id: str, env_kwargs: dict[str, Any], n: int, seconds: fl
     import vecgym
     from vecgym.cli.measure import COUNT_NEXT_STEP, Stepper, measure_stepper
 
-    envs = vecgym.make_vec(env_id, num_envs=n, vectorization_mode="vector_entry_point", **env_kwargs)
+    envs = vecgym.make_vec(
+        env_id, num_envs=n, vectorization_mode="vector_entry_point", **env_kwargs
+    )
     try:
         envs.action_space.seed(0)
         actions = [envs.action_space.sample() for _ in range(ACTION_BATCHES)]

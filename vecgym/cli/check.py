@@ -23,6 +23,9 @@ __all__ = ["CheckResult", "add_arguments", "run", "run_checks"]
 PASSED, WARNED, FAILED, NOT_RUN = "passed", "warned", "failed", "not run"
 SUMMARY_MSG = "{env_id}: {passed} passed, {warned} warned, {failed} failed, {not_run} not run"
 NOT_RUN_REASON = "an earlier check failed"
+RENDER_SKIPPED_MSG = (
+    "render checks skipped (use --render; 'human' mode needs pip install \"vecgym[human]\")"
+)
 _TO_NUMPY = (("jax", "JaxToNumpy"), ("torch", "TorchToNumpy"))
 
 
@@ -55,7 +58,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _space_check(kind: str) -> Callable[[Any], None]:
+def _space_check(kind: str) -> Callable[[Any], object]:
     def check(env: Any) -> None:
         from vecgym.utils import env_checker
 
@@ -102,12 +105,12 @@ def _close_twice(env: Any) -> None:
         warnings.warn(f"closing an already closed env raised {exc!r}; close() must be idempotent")
 
 
-def checks(render: bool) -> list[tuple[str, Callable[[Any], None]]]:
+def checks(render: bool) -> list[tuple[str, Callable[[Any], object]]]:
     """The checks, in :func:`~vecgym.utils.env_checker.check_env`'s order."""
     from vecgym.utils import env_checker
     from vecgym.utils.passive_env_checker import env_reset_passive_checker
 
-    found: list[tuple[str, Callable[[Any], None]]] = [
+    found: list[tuple[str, Callable[[Any], object]]] = [
         ("action space", _space_check("action")),
         ("observation space", _space_check("observation")),
         ("no legacy seed() method", env_checker.check_seed_deprecation),
@@ -173,7 +176,9 @@ def run(args: argparse.Namespace) -> int:
         results = run_checks(env, args.render)
     finally:
         env.close()
-    table = output.Table(f"vecgym check {args.env_id}", ["check", "result", "details"], left=(0, 1, 2))
+    table = output.Table(
+        f"vecgym check {args.env_id}", ["check", "result", "details"], left=(0, 1, 2)
+    )
     for r in results:
         table.add_row(r.name, r.status.upper(), "\n".join(r.messages) if r.messages else "")
     output.print_table(table)
@@ -188,5 +193,5 @@ def run(args: argparse.Namespace) -> int:
         )
     )
     if not args.render:
-        print("render checks skipped (use --render; 'human' mode needs pip install \"vecgym[human]\")")
+        print(RENDER_SKIPPED_MSG)
     return cli_args.EXIT_FAILURE if counts[FAILED] else 0

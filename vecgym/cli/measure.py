@@ -16,7 +16,6 @@ any library (vecgym, Gymnasium, Stable-Baselines3, PufferLib) to one loop.
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -24,6 +23,9 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+
+# The one definition of "usable cores" (AsyncVectorEnv's default num_workers), re-exported here.
+from vecgym.vector.async_vector_env import usable_cores as usable_cores
 
 __all__ = [
     "COUNT_ALL",
@@ -91,16 +93,6 @@ class Stepper:
     close: Callable[[], Any]
     counting: str = COUNT_NEXT_STEP
     reset_done: Callable[[npt.NDArray[np.bool_]], Any] | None = None
-
-
-def usable_cores() -> int:
-    """Physical cores this process may run on (psutil's physical count capped by affinity)."""
-    import psutil
-
-    physical = psutil.cpu_count(logical=False) or os.cpu_count() or 1
-    if hasattr(os, "sched_getaffinity"):
-        physical = min(physical, len(os.sched_getaffinity(0)))
-    return max(1, physical)
 
 
 def _check_seconds(seconds: float) -> None:
@@ -259,8 +251,19 @@ def measure_pool(envs: Any, actions: Sequence[Any], seconds: float, seed: int = 
         now = time.perf_counter()
         if now >= deadline:
             break
-    envs.recv()  # drain what is still in flight, so the env can be closed or reused cleanly
+    _drain(envs)
     return Measurement(env_steps, now - start, calls)
+
+
+def _drain(envs: Any) -> None:
+    """Receive every env still in flight, so the env can be closed or reused cleanly."""
+    from vecgym import error
+
+    for _ in range(-(-envs.num_envs // envs.batch_size)):
+        try:
+            envs.recv()
+        except error.NoAsyncCallError:
+            return
 
 
 def _first(batch: Any, n: int) -> Any:

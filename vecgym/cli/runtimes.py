@@ -30,6 +30,7 @@ __all__ = [
     "Unavailable",
     "compare_runtimes",
     "vecgym_runtimes",
+    "vector_stepper",
 ]
 
 ACTION_BATCHES = 256
@@ -91,8 +92,13 @@ def _sample_batches(space: Any, seed: int) -> list[Any]:
     return [space.sample() for _ in range(ACTION_BATCHES)]
 
 
-def _vector_stepper(envs: Any, target: BenchTarget) -> tuple[Stepper, list[Any]]:
-    """A Gymnasium-API vector env (vecgym's or Gymnasium's) as a stepper."""
+def vector_stepper(envs: Any, target: BenchTarget) -> tuple[Stepper, list[Any]]:
+    """A Gymnasium-API vector env (vecgym's or Gymnasium's) as a stepper, with its actions.
+
+    The counting rule follows ``envs.metadata["autoreset_mode"]``; under ``Disabled`` ended
+    envs are reset through ``reset(options={"reset_mask": mask})``. ``envs`` is closed if the
+    actions cannot be sampled.
+    """
     mode = envs.metadata.get("autoreset_mode", "NextStep")
     mode = str(getattr(mode, "value", mode))
 
@@ -134,7 +140,7 @@ def _vecgym_mode(mode: str) -> Callable[[BenchTarget, int, int | None], tuple[St
             vector_kwargs=vector_kwargs,
             **target.env_kwargs,
         )
-        return _vector_stepper(envs, target)
+        return vector_stepper(envs, target)
 
     return build
 
@@ -152,7 +158,7 @@ def _build_vecgym_vector(
     envs = vecgym.make_vec(
         target.env_id, num_envs=num_envs, vectorization_mode="vector_entry_point", **kwargs
     )
-    return _vector_stepper(envs, target)
+    return vector_stepper(envs, target)
 
 
 def vecgym_runtimes() -> list[Runtime]:
@@ -194,7 +200,7 @@ def _gymnasium_mode(
             vector_kwargs=vector_kwargs or None,
             **target.env_kwargs,
         )
-        return _vector_stepper(envs, target)
+        return vector_stepper(envs, target)
 
     return build
 
@@ -257,7 +263,9 @@ def _puffer(backend: str) -> Callable[[BenchTarget, int, int | None], tuple[Step
         factory = _GymnasiumFactory(target.env_id, target.env_kwargs)
 
         def creator(*args: Any, **kwargs: Any) -> Any:
-            return emulation.GymnasiumPufferEnv(env_creator=factory)
+            # PufferLib >= 2 passes its shared buffer (``buf``) and ``seed`` to the creator.
+            passed = {key: kwargs[key] for key in ("buf", "seed") if key in kwargs}
+            return emulation.GymnasiumPufferEnv(env_creator=factory, **passed)
 
         options: dict[str, Any] = {"num_envs": num_envs}
         if backend == "Multiprocessing":

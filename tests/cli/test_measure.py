@@ -1,0 +1,100 @@
+"""The counting rules of :mod:`vecgym.cli.measure`: only real env steps count."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from vecgym.cli.measure import (
+    COUNT_ALL,
+    Measurement,
+    Stepper,
+    measure_pool,
+    measure_single_env,
+    measure_stepper,
+)
+from vecgym.cli.runtimes import BenchTarget, vecgym_runtimes, vector_stepper
+from vecgym.vector import AsyncVectorEnv, SyncVectorEnv
+
+from .test_cli import GoodEnv
+
+N = 3
+
+
+def one_step_envs(cls: Any, mode: str, **kwargs: Any) -> Any:
+    """Envs whose every real step ends the episode (length 1)."""
+    return cls([lambda: GoodEnv(length=1)] * N, autoreset_mode=mode, **kwargs)
+
+
+def test_next_step_reset_steps_are_not_counted() -> None:
+    # length 1: a real step ends the episode, the next step only resets -> half the calls count
+    envs = one_step_envs(SyncVectorEnv, "NextStep")
+    stepper, actions = _stepper(envs)
+    try:
+        m = measure_stepper(stepper, actions, 0.02)
+    finally:
+        envs.close()
+    assert m.calls > 4
+    assert abs(m.env_steps - N * m.calls / 2) <= N
+    assert m.steps_per_s == pytest.approx(m.env_steps / m.elapsed_s)
+
+
+@pytest.mark.parametrize("mode", ["SameStep", "Disabled"])
+def test_every_step_counts_when_resets_ride_along_or_are_explicit(mode: str) -> None:
+    envs = one_step_envs(SyncVectorEnv, mode)
+    stepper, actions = _stepper(envs)
+    try:
+        m = measure_stepper(stepper, actions, 0.02)
+    finally:
+        envs.close()
+    assert stepper.counting == COUNT_ALL
+    assert m.env_steps == N * m.calls
+
+
+def test_pool_counts_per_env() -> None:
+    envs = one_step_envs(AsyncVectorEnv, "NextStep", num_workers=N, batch_size=1)
+    try:
+        envs.action_space.seed(0)
+        actions = [envs.action_space.sample() for _ in range(4)]
+        m = measure_pool(envs, actions, 0.05)
+        # every env alternates real step / reset step, whatever the order batches come back in
+        assert abs(m.env_steps - m.calls / 2) <= N
+        envs.reset(seed=0)  # nothing left in flight
+    finally:
+        envs.close()
+
+
+def test_single_env_counts_steps_not_resets() -> None:
+    env = GoodEnv(length=1)
+    m = measure_single_env(env, [0, 1], 0.02)
+    assert m.env_steps == m.calls > 0
+
+
+def test_seconds_must_be_positive() -> None:
+    with pytest.raises(ValueError, match="seconds must be a number > 0, got 0"):
+        measure_single_env(GoodEnv(), [0], 0)
+
+
+def test_measurement_rate_of_nothing_is_zero() -> None:
+    assert Measurement(0, 0.0, 0).steps_per_s == 0.0
+
+
+def test_runtimes_build_closable_steppers() -> None:
+    target = BenchTarget("CartPole-v1")
+    for runtime in vecgym_runtimes():
+        stepper, actions = runtime.build(target, 2, 1 if runtime.uses_workers else None)
+        try:
+            assert stepper.num_envs == 2
+            assert len(actions) > 0
+            stepper.reset(0)
+            done = stepper.step(actions[0])
+            assert done.shape == (2,)
+            assert done.dtype == np.bool_
+        finally:
+            stepper.close()
+
+
+def _stepper(envs: Any) -> tuple[Stepper, list[Any]]:
+    return vector_stepper(envs, BenchTarget("unused"))
