@@ -1,0 +1,31 @@
+"""The README's Python examples run as written."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+BLOCKS = re.findall(r"```python\n(.*?)```", README.read_text(), flags=re.DOTALL)
+
+
+def test_readme_has_examples() -> None:
+    assert len(BLOCKS) >= 5
+
+
+@pytest.mark.parametrize("index", range(len(BLOCKS)))
+def test_readme_example_runs(index: int, capsys: pytest.CaptureFixture[str]) -> None:
+    exec(compile(BLOCKS[index], f"README.md block {index}", "exec"), {"__name__": "__readme__"})
+
+
+def test_readme_commands_are_the_ci_commands() -> None:
+    """The README's first two commands; .ci/run runs the test command verbatim."""
+    commands = re.findall(r"```bash\n(.*?)\n```", README.read_text(), flags=re.DOTALL)[:2]
+    assert commands == [
+        'python -m pip install -e ".[bench]" && vecgym bench',
+        'python -m pip install -e ".[test]" && python -m pytest',
+    ]
+    ci = (README.parent / ".ci" / "run").read_text()
+    assert commands[1] in ci
