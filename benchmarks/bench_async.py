@@ -7,9 +7,11 @@ Usage::
 Three workloads: CartPole-v1 (through ``make``), a pure-Python env that burns ~500 us of CPU per
 step, and an env returning 84x84x4 uint8 frames. For each, vecgym's SyncVectorEnv and
 AsyncVectorEnv run beside Gymnasium's SyncVectorEnv and AsyncVectorEnv with the same number of
-envs. Actions are generated before timing. Only real env steps count: a NEXT_STEP reset step (the
-step after an episode ended, which only resets) is not an env step. The physical bound is the
-single-env step rate (one env, stepped in a plain loop) times the usable physical cores.
+envs. Steps are timed and counted by :mod:`vecgym.cli.measure`, as ``vecgym bench`` does:
+actions are generated before timing, a warm-up precedes each run, and only real env steps count
+(a NEXT_STEP reset step, the step after an episode ended, which only resets, is not an env step).
+The physical bound is the single-env step rate (one env, stepped in a plain loop) times the
+usable physical cores (:func:`vecgym.cli.measure.usable_cores`).
 """
 
 from __future__ import annotations
@@ -26,15 +28,11 @@ from typing import Any
 import numpy as np
 import psutil
 
+from vecgym.cli.measure import measure_single_env, measure_stepper, usable_cores
+from vecgym.cli.runtimes import BenchTarget, vector_stepper
+
 BURN_S = 500e-6
 FRAME_SHAPE = (84, 84, 4)
-
-
-def _usable_cores() -> int:
-    cores = psutil.cpu_count(logical=False) or 1
-    if hasattr(os, "sched_getaffinity"):
-        cores = min(cores, len(os.sched_getaffinity(0)))
-    return cores
 
 
 def _env_classes(lib: Any) -> tuple[type, type]:
@@ -83,41 +81,21 @@ def _factories(lib: Any, workload: str) -> Callable[[], Any]:
     return burn if workload == "burn500us" else frame
 
 
-def _time_vector(envs: Any, num_envs: int, seconds: float, steps_max: int) -> float:
-    rng = np.random.default_rng(0)
-    n_actions = int(envs.single_action_space.n)
-    actions = rng.integers(0, n_actions, (steps_max, num_envs))
-    envs.reset(seed=0)
-    pending = np.zeros(num_envs, dtype=bool)
-    for a in actions[: max(5, steps_max // 20)]:  # warm-up
-        _, _, te, tr, _ = envs.step(a)
-        pending = te | tr
-    env_steps = 0
-    start = time.perf_counter()
-    for i, a in enumerate(actions):
-        _, _, te, tr, _ = envs.step(a)
-        env_steps += num_envs - int(pending.sum())
-        pending = te | tr
-        if i % 16 == 0 and time.perf_counter() - start > seconds:
-            break
-    return env_steps / (time.perf_counter() - start)
+def _time_vector(envs: Any, workload: str, seconds: float) -> float:
+    """Env steps per second of ``envs``, counted by :func:`vecgym.cli.measure.measure_stepper`
+    (as ``vecgym bench`` counts them: ``NEXT_STEP`` reset steps are not env steps)."""
+    stepper, actions = vector_stepper(envs, BenchTarget(workload))
+    return measure_stepper(stepper, actions, seconds).steps_per_s
 
 
 def _single_rate(lib: Any, workload: str, seconds: float) -> float:
+    """Steps per second of one env in a plain loop, via :func:`measure_single_env`."""
     env = _factories(lib, workload)()
-    env.reset(seed=0)
-    actions = np.random.default_rng(0).integers(0, int(env.action_space.n), 200_000)
-    steps = 0
-    start = time.perf_counter()
-    for i, a in enumerate(actions):
-        _, _, te, tr, _ = env.step(a)
-        steps += 1
-        if te or tr:
-            env.reset()
-        if i % 64 == 0 and time.perf_counter() - start > seconds:
-            break
-    env.close()
-    return steps / (time.perf_counter() - start)
+    try:
+        actions = np.random.default_rng(0).integers(0, int(env.action_space.n), 4096).tolist()
+        return measure_single_env(env, actions, seconds).steps_per_s
+    finally:
+        env.close()
 
 
 def _make(impl: str, workload: str, num_envs: int, workers: int | None) -> Any:
@@ -139,10 +117,12 @@ def _make(impl: str, workload: str, num_envs: int, workers: int | None) -> Any:
 
 def _plan(quick: bool) -> list[tuple[str, int, list[int | None]]]:
     cartpole = [1, 8, 64] if quick else [1, 2, 8, 16, 64, 128, 256]
+    default: list[int | None] = [None]
+    swept: list[int | None] = [None, 1, 4]
     return [
-        *(("cartpole", n, [None] if n != 64 else [None, 1, 4]) for n in cartpole),
-        *(("burn500us", n, [None]) for n in ([4] if quick else [2, 4, 8])),
-        *(("frames84x84x4", n, [None]) for n in ([16] if quick else [4, 16, 64])),
+        *(("cartpole", n, default if n != 64 else swept) for n in cartpole),
+        *(("burn500us", n, default) for n in ([4] if quick else [2, 4, 8])),
+        *(("frames84x84x4", n, default) for n in ([16] if quick else [4, 16, 64])),
     ]
 
 
@@ -163,7 +143,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     import vecgym
 
     seconds = args.seconds or (1.0 if args.quick else 2.0)
-    cores = _usable_cores()
+    cores = usable_cores()
     machine = {
         "cores_usable": cores,
         "cpu_count_logical": psutil.cpu_count(),
@@ -192,14 +172,14 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         for impl in impls:
             envs = _make(impl, workload, num_envs, None)
             try:
-                results[impl] = _time_vector(envs, num_envs, seconds, 200_000)
+                results[impl] = _time_vector(envs, workload, seconds)
             finally:
                 envs.close()
         for workers in worker_options:
             envs = _make("vecgym-async", workload, num_envs, workers)
             key = "vecgym-async" if workers is None else f"vecgym-async/w{workers}"
             try:
-                results[key] = _time_vector(envs, num_envs, seconds, 200_000)
+                results[key] = _time_vector(envs, workload, seconds)
             finally:
                 envs.close()
         for impl, rate in results.items():
@@ -237,4 +217,5 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
 
 
 if __name__ == "__main__":
-    sys.exit(main() and 0)
+    main()
+    sys.exit(0)

@@ -5,9 +5,11 @@ For every env with a ``vector_entry_point``: the vectorised env against vecgym's
 vectorised ``CartPole-v1`` against Gymnasium's ``CartPoleVectorEnv`` (target: at least as fast),
 side by side in one run.
 
-Counting is honest: a ``NEXT_STEP`` reset step (the step after an episode ended, which resets
-the env instead of stepping it) is not an env step. Actions are generated before timing. Each
-case is timed ``--repeats`` times, the cases interleaved, and the best run is reported.
+Steps are counted by :mod:`vecgym.cli.measure`, exactly as ``vecgym bench`` counts them: a
+``NEXT_STEP`` reset step (the step after an episode ended, which resets the env instead of
+stepping it) is not an env step, actions are generated before timing, and each run follows a
+short warm-up. Each case is timed ``--repeats`` times, the cases interleaved, and the best run
+is reported.
 
 Usage::
 
@@ -21,13 +23,14 @@ import json
 import os
 import platform
 import sys
-import time
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 import vecgym
+from vecgym.cli.measure import Stepper, measure_stepper
+from vecgym.cli.runtimes import BenchTarget, vector_stepper
 
 ENV_IDS = [
     "CartPole-v1",
@@ -42,39 +45,12 @@ ENV_IDS = [
     "CliffWalkingSlippery-v1",
     "Blackjack-v1",
 ]
-#: Pre-generated action batches per case (cycled when a run needs more).
-ACTION_BATCHES = 2048
 
 
-def make_actions(envs: Any, count: int, seed: int) -> list[Any]:
-    """``count`` action batches sampled from the env's batched action space."""
-    envs.action_space.seed(seed)
-    return [envs.action_space.sample() for _ in range(count)]
-
-
-def time_case(envs: Any, actions: list[Any], seconds: float) -> tuple[float, int]:
-    """Step ``envs`` for about ``seconds``; return ``(elapsed, env_steps)``.
-
-    An env whose previous step ended its episode is reset (not stepped) by this step, so it is
-    not counted.
-    """
-    envs.reset(seed=0)
-    num_envs = envs.num_envs
-    steps = 0
-    pending = 0
-    count = len(actions)
-    i = 0
-    start = time.perf_counter()
-    deadline = start + seconds
-    while True:
-        for _ in range(64):
-            _, _, terminated, truncated, _ = envs.step(actions[i % count])
-            steps += num_envs - pending
-            pending = int(np.count_nonzero(terminated | truncated))
-            i += 1
-        now = time.perf_counter()
-        if now >= deadline:
-            return now - start, steps
+def measure_case(stepper: Stepper, actions: list[Any], seconds: float) -> float:
+    """Env steps per second of one timed run of ``stepper``, counted by
+    :func:`vecgym.cli.measure.measure_stepper` (as ``vecgym bench`` counts them)."""
+    return measure_stepper(stepper, actions, seconds).steps_per_s
 
 
 def _vector_factory(env_id: str, num_envs: int, mode: str) -> Callable[[], Any]:
@@ -125,15 +101,16 @@ def machine() -> dict[str, Any]:
 def run(num_envs: int, seconds: float, repeats: int) -> dict[str, Any]:
     """Measure every case; return the results as a JSON-able dict."""
     cases = build_cases(num_envs)
-    envs = [factory() for _, _, factory in cases]
-    actions = [make_actions(env, ACTION_BATCHES, seed=i) for i, env in enumerate(envs)]
+    steppers = [
+        vector_stepper(factory(), BenchTarget(env_id, seed=i))
+        for i, (env_id, _, factory) in enumerate(cases)
+    ]
     best: list[float] = [0.0] * len(cases)
     for _ in range(repeats):
-        for k, env in enumerate(envs):
-            elapsed, steps = time_case(env, actions[k], seconds)
-            best[k] = max(best[k], steps / elapsed)
-    for env in envs:
-        env.close()
+        for k, (stepper, actions) in enumerate(steppers):
+            best[k] = max(best[k], measure_case(stepper, actions, seconds))
+    for stepper, _ in steppers:
+        stepper.close()
     rates = {(env_id, impl): rate for (env_id, impl, _), rate in zip(cases, best, strict=True)}
     rows = []
     for env_id in ENV_IDS:

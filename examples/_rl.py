@@ -130,6 +130,40 @@ class Rollout:
 
 
 @dataclass
+class Batch:
+    """The flattened, valid (non-reset-step) transitions of one rollout, with their GAE
+    advantages and return targets."""
+
+    obs: Array
+    actions: npt.NDArray[np.int64]
+    logp: Array
+    advantages: Array
+    returns: Array
+
+
+def valid_transitions(rollout: Rollout, gamma: float, gae_lambda: float) -> Batch:
+    """GAE over the rollout, then flatten it and drop the NEXT_STEP reset steps."""
+    advantages, returns = compute_gae(
+        rollout.rewards,
+        rollout.values,
+        rollout.last_values,
+        rollout.terminated,
+        rollout.truncated,
+        rollout.reset_step,
+        gamma,
+        gae_lambda,
+    )
+    valid = ~rollout.reset_step.reshape(-1)
+    return Batch(
+        obs=rollout.obs.reshape(-1, rollout.obs.shape[-1])[valid],
+        actions=rollout.actions.reshape(-1)[valid],
+        logp=rollout.logp.reshape(-1)[valid],
+        advantages=advantages.reshape(-1)[valid],
+        returns=returns.reshape(-1)[valid],
+    )
+
+
+@dataclass
 class CollectorState:
     """What carries over from one rollout to the next: the current observation and which envs
     ended their episode on the last step (so that their next step is a reset step)."""

@@ -39,7 +39,7 @@ os.environ.setdefault("MKL_NUM_THREADS", "1")
 
 import numpy as np
 from _nn import Adam, Array, clip_by_global_norm, log_softmax, policy_logits_grad
-from _rl import ActorCritic, Rollout, common_arguments, compute_gae, train
+from _rl import ActorCritic, Rollout, common_arguments, train, valid_transitions
 
 DEFAULT_TOTAL_STEPS = 500_000
 DEFAULT_NUM_ENVS = 8
@@ -65,21 +65,8 @@ def a2c_gradients(
     agent: ActorCritic, rollout: Rollout, config: A2CConfig
 ) -> tuple[list[Array], dict[str, float]]:
     """Gradients of the A2C loss over the rollout's valid transitions (actor's, then critic's)."""
-    advantages, returns = compute_gae(
-        rollout.rewards,
-        rollout.values,
-        rollout.last_values,
-        rollout.terminated,
-        rollout.truncated,
-        rollout.reset_step,
-        config.gamma,
-        config.gae_lambda,
-    )
-    valid = ~rollout.reset_step.reshape(-1)
-    obs = rollout.obs.reshape(-1, rollout.obs.shape[-1])[valid]
-    actions = rollout.actions.reshape(-1)[valid]
-    adv = advantages.reshape(-1)[valid]
-    targets = returns.reshape(-1)[valid]
+    batch = valid_transitions(rollout, config.gamma, config.gae_lambda)
+    obs, actions, adv, targets = batch.obs, batch.actions, batch.advantages, batch.returns
     if config.normalize_advantages and len(adv) > 1:
         adv = (adv - adv.mean()) / (adv.std() + 1e-8)
     size = len(actions)

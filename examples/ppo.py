@@ -45,7 +45,7 @@ os.environ.setdefault("MKL_NUM_THREADS", "1")
 import numpy as np
 import numpy.typing as npt
 from _nn import Adam, Array, clip_by_global_norm, log_softmax, policy_logits_grad
-from _rl import ActorCritic, Rollout, common_arguments, compute_gae, train
+from _rl import ActorCritic, Batch, Rollout, common_arguments, train, valid_transitions
 
 DEFAULT_TOTAL_STEPS = 300_000
 DEFAULT_NUM_ENVS = 8
@@ -69,37 +69,9 @@ class PPOConfig:
     max_grad_norm: float = 0.5
 
 
-@dataclass
-class Batch:
-    """The flattened, valid (non-reset-step) transitions of one rollout."""
-
-    obs: Array
-    actions: npt.NDArray[np.int64]
-    logp: Array
-    advantages: Array
-    returns: Array
-
-
 def make_batch(rollout: Rollout, config: PPOConfig) -> Batch:
     """GAE over the rollout, then flatten it and drop the NEXT_STEP reset steps."""
-    advantages, returns = compute_gae(
-        rollout.rewards,
-        rollout.values,
-        rollout.last_values,
-        rollout.terminated,
-        rollout.truncated,
-        rollout.reset_step,
-        config.gamma,
-        config.gae_lambda,
-    )
-    valid = ~rollout.reset_step.reshape(-1)
-    return Batch(
-        obs=rollout.obs.reshape(-1, rollout.obs.shape[-1])[valid],
-        actions=rollout.actions.reshape(-1)[valid],
-        logp=rollout.logp.reshape(-1)[valid],
-        advantages=advantages.reshape(-1)[valid],
-        returns=returns.reshape(-1)[valid],
-    )
+    return valid_transitions(rollout, config.gamma, config.gae_lambda)
 
 
 def ppo_gradients(

@@ -1,12 +1,14 @@
 """Test-suite wide checks: nothing a test starts may outlive it.
 
 Every test is wrapped by :func:`no_leaks`, which fails the test if it left a child process or a
-shared-memory segment / semaphore in ``/dev/shm`` behind (multiprocessing's own long-lived helpers,
-the resource tracker and the forkserver, are not counted).
+shared-memory segment / semaphore (``/dev/shm/sem.*``) in ``/dev/shm`` behind (multiprocessing's own
+long-lived helpers, the resource tracker and the forkserver, are not counted; nor are entries
+that a process of another test run on the same machine has mapped).
 """
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import time
@@ -53,6 +55,34 @@ def _children() -> set[int]:
     return alive - _service_pids()
 
 
+def _mapped_by_others(entries: set[str]) -> set[str]:
+    """The ``entries`` that a process outside this test process's tree has mapped.
+
+    ``/dev/shm`` is shared by every test run on the machine: a semaphore that another run's live
+    process uses (glibc maps every named semaphore it opens; the mapping names a temporary file,
+    so entries are matched by inode) is not this test's leak.
+    """
+    inodes: dict[int, str] = {}
+    for name in entries:
+        with contextlib.suppress(OSError):
+            inodes[os.stat(os.path.join(SHM_DIR, name)).st_ino] = name
+    ours = {os.getpid()} | {child.pid for child in psutil.Process().children(recursive=True)}
+    found: set[str] = set()
+    for pid in os.listdir("/proc") if inodes else ():
+        if not pid.isdigit() or int(pid) in ours:
+            continue
+        try:
+            with open(f"/proc/{pid}/maps") as maps:
+                for line in maps:
+                    if SHM_DIR in line:
+                        inode = int(line.split()[4])
+                        if inode in inodes:
+                            found.add(inodes[inode])
+        except (OSError, ValueError, IndexError):
+            continue
+    return found
+
+
 def _shm_entries() -> set[str]:
     try:
         return set(os.listdir(SHM_DIR))
@@ -71,13 +101,13 @@ def no_leaks() -> Iterator[None]:
         multiprocessing.active_children()  # reap finished children
         leaked_children = _children() - children_before
         leaked_shm = _shm_entries() - shm_before
+        if leaked_shm:
+            leaked_shm -= _mapped_by_others(leaked_shm)
         if not (leaked_children or leaked_shm) or time.monotonic() > deadline:
             break
         time.sleep(0.05)
     for pid in leaked_children:
-        try:
+        with contextlib.suppress(psutil.NoSuchProcess):
             psutil.Process(pid).kill()
-        except psutil.NoSuchProcess:
-            pass
     assert not leaked_children, f"test leaked child processes: {sorted(leaked_children)}"
     assert not leaked_shm, f"test leaked shared memory entries in {SHM_DIR}: {sorted(leaked_shm)}"

@@ -33,8 +33,16 @@ __version__ = "0.1.0"
 
 # Names served by ``vecgym.envs.registration``: importing it also registers the built-in envs.
 _REGISTRATION_NAMES = frozenset(
-    {"make", "make_vec", "spec", "register", "registry", "pprint_registry", "VectorizeMode",
-     "register_envs"}
+    {
+        "make",
+        "make_vec",
+        "spec",
+        "register",
+        "registry",
+        "pprint_registry",
+        "VectorizeMode",
+        "register_envs",
+    }
 )
 _LAZY_SUBMODULES = frozenset({"envs", "experimental", "utils", "vector", "wrappers"})
 

@@ -1,8 +1,8 @@
 """The one exception tree of vecgym.
 
-Every exception vecgym raises on purpose derives from :class:`Error`, so ``except vecgym.error.Error``
-catches them all. The names are Gymnasium's, so ``except gym.error.NameNotFound`` keeps working
-after ``import vecgym as gym``::
+Every exception vecgym raises on purpose derives from :class:`Error`, so
+``except vecgym.error.Error`` catches them all. The names are Gymnasium's, so
+``except gym.error.NameNotFound`` keeps working after ``import vecgym as gym``::
 
     Error
     ├── UnregisteredEnv
@@ -36,8 +36,10 @@ after ``import vecgym as gym``::
 Differences from Gymnasium, on purpose: Gymnasium derives ``AlreadyPendingCallError``,
 ``NoAsyncCallError``, ``ClosedEnvironmentError`` and ``CustomSpaceError`` from ``Exception`` rather
 than from its own ``Error``; here they all share the root, which only widens what ``except Error``
-catches. ``InvalidSeed``, ``InvalidSpace`` and ``InvalidMask`` are vecgym additions; they and ``InvalidBound``
-also derive from ``ValueError`` so that code catching the error Gymnasium raises in those places keeps working.
+catches. ``InvalidSeed``, ``InvalidSpace`` and ``InvalidMask`` are vecgym additions; they and
+``InvalidBound`` also derive from ``ValueError`` so that code catching the error Gymnasium raises in
+those places keeps working. ``RenamedWrapper`` is an ``AttributeError``, as Gymnasium raises for old
+wrapper names.
 """
 
 from __future__ import annotations

@@ -9,7 +9,17 @@ from __future__ import annotations
 
 import warnings
 
-__all__ = ["DEBUG", "DISABLED", "ERROR", "INFO", "WARN", "deprecation", "error", "min_level", "warn"]
+__all__ = [
+    "DEBUG",
+    "DISABLED",
+    "ERROR",
+    "INFO",
+    "WARN",
+    "deprecation",
+    "error",
+    "min_level",
+    "warn",
+]
 
 DEBUG = 10
 INFO = 20

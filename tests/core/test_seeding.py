@@ -28,7 +28,8 @@ def test_none_draws_a_fresh_reproducible_seed() -> None:
 
 def test_numpy_integer_seed_is_accepted() -> None:
     rng, seed = np_random(np.int64(7))
-    assert seed == 7 and type(seed) is int
+    assert seed == 7
+    assert type(seed) is int
     assert rng.random() == np_random(7)[0].random()
 
 

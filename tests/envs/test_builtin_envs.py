@@ -12,13 +12,19 @@ import vecgym
 from vecgym.utils.env_checker import check_env
 
 BUILTIN_IDS = sorted(
-    env_id for env_id, spec in vecgym.registry.items() if str(spec.entry_point).startswith("vecgym.")
+    env_id
+    for env_id, spec in vecgym.registry.items()
+    if str(spec.entry_point).startswith("vecgym.")
 )
 
 
 def test_builtin_envs_are_registered() -> None:
     expected = {
-        "CartPole-v0", "CartPole-v1", "MountainCar-v0", "MountainCarContinuous-v0", "Pendulum-v1",
+        "CartPole-v0",
+        "CartPole-v1",
+        "MountainCar-v0",
+        "MountainCarContinuous-v0",
+        "Pendulum-v1",
         "Acrobot-v1",
     }
     assert expected <= set(BUILTIN_IDS)
@@ -27,7 +33,8 @@ def test_builtin_envs_are_registered() -> None:
 def test_making_every_env_loads_no_gymnasium_module() -> None:
     code = (
         "import sys, vecgym\n"
-        "ids = [i for i, s in vecgym.registry.items() if str(s.entry_point).startswith('vecgym.')]\n"
+        "ids = [i for i, s in vecgym.registry.items()\n"
+        "       if str(s.entry_point).startswith('vecgym.')]\n"
         "for env_id in ids:\n"
         "    env = vecgym.make(env_id, render_mode='rgb_array')\n"
         "    env.reset(seed=0)\n"

@@ -6,13 +6,19 @@ Each env counts its steps like a tiny deterministic env (observation = step coun
 * :class:`RaisingEnv` raises an exception (a picklable ``ValueError`` by default, or an
   :class:`UnpicklableError`) in ``step`` at ``fail_at``, in ``reset`` when ``fail_on_reset``, or
   from the method :meth:`RaisingEnv.explode` (for ``call``);
-* :class:`ExitingEnv` kills its own process with ``os._exit(code)`` at ``exit_at`` (a dead worker).
+* :class:`ExitingEnv` kills its own process with ``os._exit(code)`` at ``exit_at`` (a dead worker);
+* :class:`DyingEnv` ends its process another way at ``die_at`` (a segfault in native code, a
+  ``SIGSEGV`` or ``SIGKILL`` sent to itself — how an OOM kill looks — or a hang), chosen by
+  ``how``; ``die_at=None`` never dies, and the death can be armed later with ``set_attr``.
 """
 
 from __future__ import annotations
 
+import ctypes
 import os
+import signal
 import threading
+import time
 from typing import Any
 
 import numpy as np
@@ -20,7 +26,7 @@ import numpy as np
 import vecgym
 from vecgym.spaces import Box, Discrete
 
-__all__ = ["ExitingEnv", "RaisingEnv", "UnpicklableError"]
+__all__ = ["DEATHS", "DyingEnv", "ExitingEnv", "RaisingEnv", "UnpicklableError"]
 
 STEP_FAILURE_MSG = "boom at step {}"
 RESET_FAILURE_MSG = "boom in reset"
@@ -107,3 +113,58 @@ class ExitingEnv(_CountingBase):
         if self.count + 1 >= self.exit_at:
             os._exit(self.code)
         return super().step(action)
+
+
+DEATHS = ("exit", "segfault", "sigsegv", "sigkill", "hang")
+"""The ways a :class:`DyingEnv` can end its worker."""
+
+
+def die(how: str, code: int = 3) -> None:
+    """End the calling process as ``how`` says (one of :data:`DEATHS`)."""
+    if how == "exit":
+        os._exit(code)
+    elif how == "segfault":
+        ctypes.string_at(0)  # reads address 0: a real segmentation fault in native code
+    elif how == "sigsegv":
+        os.kill(os.getpid(), signal.SIGSEGV)
+    elif how == "sigkill":  # what the kernel's OOM killer does
+        os.kill(os.getpid(), signal.SIGKILL)
+    elif how == "hang":
+        while True:
+            time.sleep(3600)
+    raise ValueError(f"how must be one of {DEATHS}, got {how!r}")
+
+
+class DyingEnv(_CountingBase):
+    """Ends its process (see :func:`die`) when its step count reaches ``die_at``.
+
+    Args:
+        die_at: the step count at which to die (``None``: never); counted since the last reset.
+        how: one of :data:`DEATHS`.
+        die_on_reset: die in ``reset`` instead.
+        die_in_call: :meth:`die_now` kills the process (for ``call``).
+    """
+
+    def __init__(
+        self, die_at: int | None = None, how: str = "exit", die_on_reset: bool = False
+    ) -> None:
+        super().__init__()
+        self.die_at = die_at
+        self.how = how
+        self.die_on_reset = die_on_reset
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        if self.die_on_reset:
+            die(self.how)
+        return super().reset(seed=seed, options=options)
+
+    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        if self.die_at is not None and self.count + 1 >= self.die_at:
+            die(self.how)
+        return super().step(action)
+
+    def die_now(self) -> None:
+        """End the process now (for ``call``)."""
+        die(self.how)

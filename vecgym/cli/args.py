@@ -14,6 +14,7 @@ __all__ = [
     "add_autoreset_mode",
     "add_env_kwargs",
     "add_seconds",
+    "add_workers",
     "parse_env_kwargs",
     "positive_float",
     "positive_int",
@@ -150,6 +151,18 @@ def add_seconds(parser: argparse.ArgumentParser, default: float) -> None:
         default=default,
         metavar="S",
         help="timed seconds per measurement, after a short warm-up (default %(default)s)",
+    )
+
+
+def add_workers(parser: argparse.ArgumentParser, default_help: str) -> None:
+    """``--workers``: the ``num_workers`` values; ``default_help`` ends the help text."""
+    parser.add_argument(
+        "--workers",
+        nargs="+",
+        type=positive_int,
+        default=None,
+        metavar="W",
+        help=f"num_workers values {default_help}",
     )
 
 

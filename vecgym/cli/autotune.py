@@ -72,14 +72,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="E",
         help="envs per worker to try when --num-envs is not given (default %(default)s)",
     )
-    parser.add_argument(
-        "--workers",
-        nargs="+",
-        type=cli_args.positive_int,
-        default=None,
-        metavar="W",
-        help="num_workers values to try (default: 1 to the usable cores)",
-    )
+    cli_args.add_workers(parser, "to try (default: 1 to the usable cores)")
     cli_args.add_seconds(parser, DEFAULT_SECONDS)
 
 

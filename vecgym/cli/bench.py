@@ -86,14 +86,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="num_envs values of the sweep (default: %(default)s)",
     )
-    parser.add_argument(
-        "--workers",
-        nargs="+",
-        type=cli_args.positive_int,
-        default=None,
-        metavar="W",
-        help="num_workers values for async runtimes (default: 1 and the usable cores)",
-    )
+    cli_args.add_workers(parser, "for async runtimes (default: 1 and the usable cores)")
     cli_args.add_seconds(parser, DEFAULT_SECONDS)
     cli_args.add_autoreset_mode(parser)
     parser.add_argument(

@@ -13,7 +13,9 @@ The semantics follow Gymnasium 1.4 to the letter, seeding included: ``env.reset(
 from __future__ import annotations
 
 import copy
+import functools
 import sys
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Generic, Literal, SupportsFloat, TypeAlias
 
 import numpy as np
@@ -270,7 +272,9 @@ class Wrapper(
     inner environment has ``foo``; use :meth:`get_wrapper_attr`, :meth:`set_wrapper_attr` and
     :meth:`has_wrapper_attr` (or :attr:`unwrapped`) to reach them.
 
-    Subclasses must call ``super().__init__(env)``.
+    Subclasses must call ``super().__init__(env)``. A ``gymnasium.Env`` may be passed as ``env``
+    to any wrapper: it is put in a :class:`~vecgym.core.interop.GymnasiumEnv` adapter before the
+    wrapper's ``__init__`` runs.
 
     Generic parameters: ``Wrapper[WrapperObsType, WrapperActType, ObsType, ActType]``, the first
     two as the wrapper presents them, the last two as the wrapped environment uses them.
@@ -278,15 +282,28 @@ class Wrapper(
 
     env: Env[WrapperObsType, WrapperActType]
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Make the subclass's ``__init__`` accept a ``gymnasium.Env`` (see :func:`_adapt_env`).
+
+        Subclasses often read ``env.observation_space`` before calling ``super().__init__``, so
+        the adapter must be in place as soon as their ``__init__`` starts.
+        """
+        super().__init_subclass__(**kwargs)
+        init = cls.__dict__.get("__init__")
+        if callable(init) and not getattr(init, "_adapts_env", False):
+            cls.__init__ = _adapting_init(init)  # type: ignore[method-assign]
+
     def __init__(self, env: Env[WrapperObsType, WrapperActType]) -> None:
         """Wrap ``env``.
 
         Args:
-            env: the environment to wrap.
+            env: the environment to wrap; a ``gymnasium.Env`` is wrapped in a
+                :class:`~vecgym.core.interop.GymnasiumEnv` adapter first.
 
         Raises:
-            TypeError: ``env`` is not a :class:`vecgym.Env`.
+            TypeError: ``env`` is neither a :class:`vecgym.Env` nor a ``gymnasium.Env``.
         """
+        env = _adapt_env(env)
         self.env = env
         if not isinstance(env, Env):
             raise TypeError(WRAPPER_ENV_TYPE_MSG.format(type(env)))
@@ -485,6 +502,31 @@ class Wrapper(
     def _np_random(self) -> np.random.Generator | None:  # type: ignore[override]
         """Not available on a wrapper: always raises ``AttributeError``."""
         raise AttributeError(WRAPPER_PRIVATE_RNG_MSG)
+
+
+def _adapt_env(env: Any) -> Any:
+    """``env``, or a :class:`~vecgym.core.interop.GymnasiumEnv` around it when it is a
+    ``gymnasium.Env``."""
+    if isinstance(env, Env):
+        return env
+    from vecgym.core.interop import as_vecgym_env
+
+    return as_vecgym_env(env)
+
+
+def _adapting_init(init: Callable[..., None]) -> Callable[..., None]:
+    """``init`` preceded by :func:`_adapt_env` on its ``env`` argument (first or by keyword)."""
+
+    @functools.wraps(init)
+    def init_with_adapted_env(self: Wrapper[Any, Any, Any, Any], *args: Any, **kwargs: Any) -> None:
+        if args:
+            args = (_adapt_env(args[0]), *args[1:])
+        elif "env" in kwargs:
+            kwargs["env"] = _adapt_env(kwargs["env"])
+        init(self, *args, **kwargs)
+
+    init_with_adapted_env._adapts_env = True  # type: ignore[attr-defined]
+    return init_with_adapted_env
 
 
 class ObservationWrapper(Wrapper[WrapperObsType, ActType, ObsType, ActType]):

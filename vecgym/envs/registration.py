@@ -28,6 +28,7 @@ from typing import Any
 
 from vecgym import error, logger
 from vecgym.core.env import Env, Wrapper
+from vecgym.core.interop import as_vecgym_env
 from vecgym.core.registration import (
     ENV_ID_RE,
     EnvCreator,
@@ -311,6 +312,7 @@ def _create_env(
         raise type(exc)(
             CREATOR_FAILED_MSG.format(cause=exc, env_id=env_spec.id, kwargs=env_kwargs)
         ) from exc
+    env = as_vecgym_env(env)  # an entry point that builds a Gymnasium env gets it adapted
     if not isinstance(env, Env):
         base = str(type(env).__base__)
         if base in ("<class 'gym.core.Env'>", "<class 'gym.core.Wrapper'>"):

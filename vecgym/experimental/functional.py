@@ -25,7 +25,9 @@ RenderStateType = TypeVar("RenderStateType")
 Params = TypeVar("Params")
 
 
-class FuncEnv(Generic[StateType, ObsType, ActType, RewardType, TerminalType, RenderStateType, Params]):
+class FuncEnv(
+    Generic[StateType, ObsType, ActType, RewardType, TerminalType, RenderStateType, Params]
+):
     """Base class of functional environments.
 
     Subclasses implement :meth:`initial`, :meth:`transition`, :meth:`observation`, :meth:`reward`

@@ -17,14 +17,26 @@ Life of a worker:
    parent died exits by itself); run the command; publish the done word, wake the parent and send
    a reply if there is something to say.
 
+Before building its envs a worker pins itself to its core (``WorkerConfig.cpu``, the vector env's
+``pin_workers``) and limits BLAS / OpenMP thread pools to ``WorkerConfig.threads`` (the
+``*_NUM_THREADS`` environment variables, read by libraries loaded from then on, plus
+``threadpoolctl`` when it is installed, for pools already loaded, e.g. numpy's OpenBLAS under
+``fork``). Several single-threaded workers per core pool beat oversubscribed thread pools.
+
+Parent death: a daemon watchdog thread checks every ``PARENT_CHECK_S`` seconds that the parent is
+alive (its pid still names the process that started the worker and is not a zombie) and ends the
+worker with ``os._exit`` otherwise, even while an env is stuck in a long step.
+
 SIGINT is ignored in workers: a Ctrl-C in a terminal reaches the whole process group, and the
 parent alone decides what to do with it (its ``close()`` then shuts the workers down cleanly).
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -34,6 +46,7 @@ from typing import Any
 
 import numpy as np
 
+from vecgym.core.interop import as_vecgym_env
 from vecgym.vector._protocol import (
     Command,
     Hello,
@@ -49,10 +62,21 @@ from vecgym.vector._protocol import (
 from vecgym.vector.autoreset import AutoresetEnv
 from vecgym.vector.vector_env import AutoresetMode
 
-__all__ = ["HANDLERS", "WorkerConfig", "async_worker"]
+__all__ = ["HANDLERS", "WorkerConfig", "apply_placement", "async_worker"]
 
 PARENT_CHECK_S = 0.5
-"""How often a sleeping worker checks that its parent is still alive."""
+"""How often a worker checks that its parent is still alive."""
+PARENT_GONE_EXIT_CODE = 75
+"""The exit code of a worker that ended because its parent died."""
+THREAD_ENV_VARS = (
+    "OMP_NUM_THREADS",
+    "OPENBLAS_NUM_THREADS",
+    "MKL_NUM_THREADS",
+    "BLIS_NUM_THREADS",
+    "VECLIB_MAXIMUM_THREADS",
+    "NUMEXPR_NUM_THREADS",
+)
+"""The environment variables a worker sets to ``WorkerConfig.threads`` before building its envs."""
 RESERVED_CALL_NAMES = frozenset({"reset", "step", "close", "_setattr", "_check_spaces"})
 RESERVED_CALL_MSG = (
     "`call` cannot be used for {name!r}: use the vector env's `{name}` method instead"
@@ -78,6 +102,9 @@ class WorkerConfig:
         autoreset_mode: the autoreset mode.
         parent_pid: the pid of the process that owns the vector env.
         spin_s: how long to spin on the command word before blocking (0: never spin).
+        parent_create_time: the parent's psutil ``create_time`` (tells it from a reused pid).
+        cpu: the core this worker pins itself to, or ``None``.
+        threads: the BLAS / OpenMP thread count set in the worker, or ``None`` to leave it.
     """
 
     worker_index: int
@@ -86,6 +113,9 @@ class WorkerConfig:
     autoreset_mode: AutoresetMode
     parent_pid: int
     spin_s: float
+    parent_create_time: float | None = None
+    cpu: int | None = None
+    threads: int | None = 1
 
 
 class _WorkerState:
@@ -205,8 +235,10 @@ def _step(state: _WorkerState, seq: int) -> Reply | None:
 
 
 def _reset(state: _WorkerState, seq: int) -> Reply | None:
+    """Reset the masked envs; a 4th payload item ``True`` leaves an autoreset pending (restarts)."""
     request: Request = state.conn.recv()
-    seeds, options, mask = request.payload
+    seeds, options, mask, *rest = request.payload
+    pending = bool(rest[0]) if rest else False
     infos: list[tuple[int, dict[str, Any]]] = []
     observations: list[tuple[int, Any]] = []
     for offset, auto in enumerate(state.autoenvs):
@@ -215,6 +247,8 @@ def _reset(state: _WorkerState, seq: int) -> Reply | None:
             continue
         try:
             obs, info = auto.reset(seed=seeds[offset], options=options)
+            if pending:
+                auto.needs_reset = True
             _write_obs(state, index, obs, observations)
         except Exception as exc:
             return Reply(seq, error=RemoteError.capture(exc, index))
@@ -306,14 +340,55 @@ def _check_spaces(envs: list[Any], start: int, payload: tuple[Any, Any, Any]) ->
             )
 
 
-def _parent_alive(pid: int) -> bool:
+def _parent_alive(pid: int, create_time: float | None = None) -> bool:
+    """Whether the process ``pid`` (started at ``create_time``) still runs (zombies are dead)."""
+    if os.getppid() == pid:
+        return True  # still our parent: a dead parent's children are re-parented at once
     try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
+        import psutil
+
+        process = psutil.Process(pid)
+        if create_time is not None and abs(process.create_time() - create_time) > 1e-3:
+            return False  # the pid now names another process
+        return process.status() != psutil.STATUS_ZOMBIE
+    except ImportError:  # pragma: no cover - psutil is a dependency
+        try:
+            os.kill(pid, 0)
+        except OSError:
+            return False
+        return True
+    except Exception:  # NoSuchProcess, AccessDenied: gone, or no longer ours
         return False
-    except PermissionError:  # pragma: no cover - pid reused by another user's process
-        return False
-    return True
+
+
+def _watch_parent(config: WorkerConfig) -> None:
+    """The watchdog thread: end the worker when its parent is gone."""
+    while True:
+        time.sleep(PARENT_CHECK_S)
+        if not _parent_alive(config.parent_pid, config.parent_create_time):
+            os._exit(PARENT_GONE_EXIT_CODE)
+
+
+def apply_placement(cpu: int | None, threads: int | None) -> None:
+    """Pin the calling process to ``cpu`` and cap BLAS / OpenMP threads at ``threads``."""
+    if cpu is not None:
+        with contextlib.suppress(Exception):  # affinity is best effort (containers may refuse)
+            import psutil
+
+            psutil.Process().cpu_affinity([cpu])
+    if threads is not None:
+        for name in THREAD_ENV_VARS:
+            os.environ[name] = str(threads)
+        try:
+            from threadpoolctl import threadpool_limits  # optional, never a dependency
+        except ImportError:
+            return
+        with contextlib.suppress(Exception):
+            _THREADPOOL_LIMITS.append(threadpool_limits(limits=threads))
+
+
+# Keeps threadpoolctl's limiter alive for the life of the worker.
+_THREADPOOL_LIMITS: list[Any] = []
 
 
 def _start(config: WorkerConfig, conn: Connection) -> _WorkerState | None:
@@ -321,7 +396,7 @@ def _start(config: WorkerConfig, conn: Connection) -> _WorkerState | None:
     envs: list[Any] = []
     try:
         for offset, env_fn in enumerate(config.env_fns.fn):
-            envs.append(env_fn())
+            envs.append(as_vecgym_env(env_fn()))  # a gymnasium.Env is adapted once, here
             del offset
     except Exception as exc:
         conn.send(Hello(error=RemoteError.capture(exc, config.start + len(envs))))
@@ -378,6 +453,9 @@ def async_worker(
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if parent_conn is not None:
         parent_conn.close()
+    watchdog = threading.Thread(target=_watch_parent, args=(config,), daemon=True)
+    watchdog.start()
+    apply_placement(config.cpu, config.threads)
     _DONE_SEMAPHORE[0] = done
     state = _start(config, conn)
     if state is None:
@@ -393,7 +471,7 @@ def async_worker(
             while command_word[me] == last and perf_counter() < end:
                 pass
         while not wake.acquire(True, PARENT_CHECK_S):
-            if not _parent_alive(config.parent_pid):
+            if not _parent_alive(config.parent_pid, config.parent_create_time):
                 return
         last = int(command_word[me])
         seq, command = unpack_command(last)

@@ -11,8 +11,10 @@ import numpy.typing as npt
 
 from vecgym import error
 from vecgym.core.env import ActType, Env, ObsType, RenderFrame
+from vecgym.core.interop import as_vecgym_env
 from vecgym.core.spaces.space import Space
 from vecgym.core.spaces.utils import is_space_dtype_shape_equiv
+from vecgym.vector._boundary import check_not_before_reset, make_action_check
 from vecgym.vector.autoreset import AutoresetEnv
 from vecgym.vector.utils.space_utils import (
     batch_differing_spaces,
@@ -82,7 +84,8 @@ class SyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, Ac
     :meth:`call`, :meth:`get_attr` and :meth:`set_attr` taking optional ``indices``.
 
     Args:
-        env_fns: functions that create the sub-environments, one per env.
+        env_fns: functions that create the sub-environments, one per env. They may return
+            ``gymnasium.Env`` objects: see :func:`vecgym.core.interop.as_vecgym_env`.
         copy: ``True``: :meth:`reset` and :meth:`step` return observations the caller owns.
             ``False``: they return the vector env's own batch buffer, which the next ``reset`` /
             ``step`` overwrites in place (for array observation spaces the same object each time).
@@ -92,6 +95,10 @@ class SyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, Ac
             ``(batched_space, single_space)`` given by the caller.
         autoreset_mode: an :class:`AutoresetMode` (or its value string), see
             :mod:`vecgym.vector.autoreset`.
+        check_actions: a vecgym addition: check the actions before anything is stepped
+            (:class:`vecgym.error.InvalidAction`): ``True`` rejects integer actions outside their
+            Discrete / MultiDiscrete / MultiBinary range and NaN in Box actions, ``"strict"``
+            also Box actions outside ``low`` / ``high``, ``False`` nothing.
 
     Raises:
         ValueError: ``env_fns`` is empty, or ``observation_mode`` / ``autoreset_mode`` is invalid.
@@ -123,9 +130,11 @@ class SyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, Ac
         copy: bool = True,
         observation_mode: str | tuple[Space[Any], Space[Any]] = "same",
         autoreset_mode: str | AutoresetMode = AutoresetMode.NEXT_STEP,
+        check_actions: bool | str = True,
     ) -> None:
         self.env_fns = env_fns if isinstance(env_fns, Sequence) else list(env_fns)
         self.copy = copy
+        self.check_actions = check_actions
         self.observation_mode = observation_mode
         self.autoreset_mode = AutoresetMode(autoreset_mode)
         if len(self.env_fns) == 0:
@@ -134,7 +143,8 @@ class SyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, Ac
         self.envs = []
         try:
             for env_fn in self.env_fns:
-                self.envs.append(env_fn())
+                # A Gymnasium env gets an adapter with its spaces converted once.
+                self.envs.append(as_vecgym_env(env_fn()))
             self._setup()
         except BaseException:
             # Gymnasium leaves the envs already made open; close them before re-raising.
@@ -160,6 +170,9 @@ class SyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, Ac
         self._autoreset_envs = [
             AutoresetEnv(env, self.autoreset_mode, index=i) for i, env in enumerate(self.envs)
         ]
+        self._was_reset = np.zeros(self.num_envs, dtype=np.bool_)
+        self._all_reset = False
+        self._action_check = make_action_check(self.single_action_space, self.check_actions)
         self._observations: Any = create_empty_array(
             self.single_observation_space, n=self.num_envs, fn=np.zeros
         )
@@ -257,8 +270,10 @@ class SyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, Ac
         self._check_open()
         seeds = normalize_seeds(seed, self.num_envs)
         reset_mask, env_options = split_reset_options(options, self.num_envs)
-        indices: Iterable[int] = (
-            range(self.num_envs) if reset_mask is None else np.flatnonzero(reset_mask).tolist()
+        indices: list[int] = (
+            list(range(self.num_envs))
+            if reset_mask is None
+            else np.flatnonzero(reset_mask).tolist()
         )
         infos: dict[str, Any] = {}
         write, env_obs, autoreset_envs = self._write_obs, self._env_obs, self._autoreset_envs
@@ -271,6 +286,8 @@ class SyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, Ac
                 env_obs[i] = obs
             if info:
                 infos = self._add_info(infos, info, i)
+        self._was_reset[indices] = True
+        self._all_reset = bool(self._was_reset.all())
         return self._batched_observations(), infos
 
     def step(
@@ -299,14 +316,20 @@ class SyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, Ac
 
         Raises:
             ValueError: an action array whose first dimension is not ``num_envs``.
-            ResetNeeded: ``DISABLED`` mode and some env's episode ended without a reset since.
-                Nothing is stepped then.
+            ResetNeeded: some env was never reset, or ``DISABLED`` mode and some env's episode
+                ended without a reset since. Nothing is stepped then.
+            InvalidAction: ``check_actions`` is on and some action lies outside the action space
+                (a vectorised bounds test; the message names the envs). Nothing is stepped then.
             ClosedEnvironmentError: the vector env is closed.
         """
         self._check_open()
         num_envs = self.num_envs
         if isinstance(actions, np.ndarray) and (actions.ndim == 0 or actions.shape[0] != num_envs):
             raise ValueError(ACTIONS_LENGTH_MSG.format(num_envs, actions.shape))
+        if not self._all_reset:
+            check_not_before_reset(self._was_reset)
+        if self._action_check is not None:
+            self._action_check.check_batch(actions, num_envs)
         autoreset_envs = self._autoreset_envs
         if self.autoreset_mode is AutoresetMode.DISABLED:
             for auto in autoreset_envs:

@@ -219,7 +219,68 @@ def _iterable_conversion(value: Iterable[Any], xp: ModuleType, device: Device | 
     return type(value)(items)  # type: ignore[call-arg]
 
 
-class ArrayConversion(Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
+class ArrayConverterMixin:
+    """The conversion state and pickling shared by the single and vector ``ArrayConversion``.
+
+    Holds the two array modules and devices; converts values both ways; pickles the modules
+    (also those among the recorded constructor arguments) by name.
+    """
+
+    _env_xp: ModuleType
+    _target_xp: ModuleType
+    _saved_kwargs: dict[str, Any]
+
+    def _init_conversion(
+        self,
+        env_xp: ModuleType,
+        target_xp: ModuleType,
+        env_device: Device | None,
+        target_device: Device | None,
+    ) -> None:
+        """Check and store the modules and devices.
+
+        Raises:
+            ValueError: ``env_xp`` or ``target_xp`` is not an array module.
+        """
+        self._env_xp = module_namespace(env_xp)
+        self._target_xp = module_namespace(target_xp)
+        self._env_device: Device | None = env_device
+        self._target_device: Device | None = target_device
+
+    def _to_target(self, value: Any) -> Any:
+        return array_conversion(value, self._target_xp, self._target_device)
+
+    def _to_env(self, value: Any) -> Any:
+        return array_conversion(value, self._env_xp, self._env_device)
+
+    def _env_options(self, options: dict[str, Any] | None) -> dict[str, Any] | None:
+        """Reset ``options`` for the environment: converted when non-empty, else as given."""
+        return self._to_env(options) if options else options
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The wrapper's state with every module replaced by its name (modules do not pickle)."""
+        state = dict(self.__dict__)
+        state["_env_xp"] = self._env_xp.__name__
+        state["_target_xp"] = self._target_xp.__name__
+        state["_saved_kwargs"] = {
+            key: _ModuleName(value.__name__) if isinstance(value, ModuleType) else value
+            for key, value in self._saved_kwargs.items()
+        }
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """Restore the state, importing the modules back by name."""
+        state = dict(state)
+        state["_env_xp"] = importlib.import_module(state["_env_xp"])
+        state["_target_xp"] = importlib.import_module(state["_target_xp"])
+        state["_saved_kwargs"] = {
+            key: importlib.import_module(value) if isinstance(value, _ModuleName) else value
+            for key, value in state["_saved_kwargs"].items()
+        }
+        self.__dict__.update(state)
+
+
+class ArrayConversion(ArrayConverterMixin, Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
     """Drive an environment written for one array framework with arrays of another.
 
     Actions (and reset options) are converted to ``env_xp`` on ``env_device``; observations,
@@ -268,16 +329,7 @@ class ArrayConversion(Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
             target_device=target_device,
         )
         Wrapper.__init__(self, env)
-        self._env_xp = module_namespace(env_xp)
-        self._target_xp = module_namespace(target_xp)
-        self._env_device: Device | None = env_device
-        self._target_device: Device | None = target_device
-
-    def _to_target(self, value: Any) -> Any:
-        return array_conversion(value, self._target_xp, self._target_device)
-
-    def _to_env(self, value: Any) -> Any:
-        return array_conversion(value, self._env_xp, self._env_device)
+        self._init_conversion(env_xp, target_xp, env_device, target_device)
 
     def step(self, action: Any) -> tuple[Any, SupportsFloat, bool, bool, dict[str, Any]]:
         """Step with ``action`` converted for the environment; outputs converted to the target."""
@@ -294,36 +346,12 @@ class ArrayConversion(Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Any, dict[str, Any]]:
         """Reset (with non-empty ``options`` converted for the environment); outputs converted."""
-        if options:
-            options = self._to_env(options)
-        obs, info = self.env.reset(seed=seed, options=options)
+        obs, info = self.env.reset(seed=seed, options=self._env_options(options))
         return self._to_target(obs), self._to_target(info)
 
     def render(self) -> RenderFrame | list[RenderFrame] | None:
         """The environment's render, converted to the target framework."""
         return self._to_target(self.env.render())
-
-    def __getstate__(self) -> dict[str, Any]:
-        """The wrapper's state with every module replaced by its name (modules do not pickle)."""
-        state = dict(self.__dict__)
-        state["_env_xp"] = self._env_xp.__name__
-        state["_target_xp"] = self._target_xp.__name__
-        state["_saved_kwargs"] = {
-            key: _ModuleName(value.__name__) if isinstance(value, ModuleType) else value
-            for key, value in self._saved_kwargs.items()
-        }
-        return state
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        """Restore the state, importing the modules back by name."""
-        state = dict(state)
-        state["_env_xp"] = importlib.import_module(state["_env_xp"])
-        state["_target_xp"] = importlib.import_module(state["_target_xp"])
-        state["_saved_kwargs"] = {
-            key: importlib.import_module(value) if isinstance(value, _ModuleName) else value
-            for key, value in state["_saved_kwargs"].items()
-        }
-        self.__dict__.update(state)
 
 
 class _ModuleName(str):

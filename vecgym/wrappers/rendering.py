@@ -182,7 +182,73 @@ class RenderCollection(
 
 
 # --- video ----------------------------------------------------------------------------------------
+class VideoRecorderMixin:
+    """The recording state machine shared by the single and vector ``RecordVideo``.
+
+    The host sets the attributes below in ``__init__`` (``video_length`` is ``inf`` for
+    whole-episode recordings) and captures frames into ``recorded_frames`` while ``recording``.
+    """
+
+    episode_trigger: Callable[[int], bool] | None
+    gc_trigger: Callable[[int], bool] | None
+    disable_logger: bool
+    video_folder: str
+    frames_per_sec: int
+    name_prefix: str
+    video_length: float
+    recording: bool
+    recorded_frames: list[Any]
+    _video_name: str | None
+    episode_id: int
+
+    def _new_episode(self) -> None:
+        """Count a new episode: save a whole-episode recording, then maybe start a recording."""
+        self.episode_id += 1
+        if self.recording and self.video_length == float("inf"):
+            self.stop_recording()
+        if self.episode_trigger is not None and self.episode_trigger(self.episode_id):
+            self.start_recording(f"{self.name_prefix}-episode-{self.episode_id}")
+
+    def start_recording(self, video_name: str) -> None:
+        """Start recording into ``{video_name}.mp4``, saving the recording in progress first."""
+        if self.recording:
+            self.stop_recording()
+        self.recording = True
+        self._video_name = video_name
+
+    def stop_recording(self) -> None:
+        """Save the recording in progress (warns instead if it has no frames) and stop recording.
+
+        Raises:
+            RuntimeError: if no recording is in progress.
+        """
+        if not self.recording:
+            raise RuntimeError(NOT_RECORDING_MSG)
+        if not self.recorded_frames:
+            logger.warn(NO_FRAMES_MSG)
+        else:
+            encode = load_video_encoder()
+            path = os.path.join(self.video_folder, f"{self._video_name}.mp4")
+            encode(
+                cast(list[np.ndarray], self.recorded_frames),
+                path,
+                self.frames_per_sec,
+                self.disable_logger,
+            )
+        self.recorded_frames = []
+        self.recording = False
+        self._video_name = None
+        if self.gc_trigger is not None and self.gc_trigger(self.episode_id):
+            gc.collect()
+
+    def __del__(self) -> None:
+        """Warn when frames of an unsaved recording are being dropped."""
+        if getattr(self, "recorded_frames", None):
+            logger.warn(UNSAVED_VIDEO_MSG)
+
+
 class RecordVideo(
+    VideoRecorderMixin,
     Wrapper[ObsType, ActType, ObsType, ActType],
     Generic[ObsType, ActType],
     RecordConstructorArgs,
@@ -307,11 +373,7 @@ class RecordVideo(
         recording named after the episode starts, and the reset frame is its first frame.
         """
         result = super().reset(seed=seed, options=options)
-        self.episode_id += 1
-        if self.recording and self.video_length == float("inf"):
-            self.stop_recording()
-        if self.episode_trigger is not None and self.episode_trigger(self.episode_id):
-            self.start_recording(f"{self.name_prefix}-episode-{self.episode_id}")
+        self._new_episode()
         self._record_frame()
         return result
 
@@ -345,38 +407,6 @@ class RecordVideo(
         if self.recording:
             self.stop_recording()
 
-    def start_recording(self, video_name: str) -> None:
-        """Start recording into ``{video_name}.mp4``, saving the recording in progress first."""
-        if self.recording:
-            self.stop_recording()
-        self.recording = True
-        self._video_name = video_name
-
-    def stop_recording(self) -> None:
-        """Save the recording in progress (warns instead if it has no frames) and stop recording.
-
-        Raises:
-            RuntimeError: if no recording is in progress.
-        """
-        if not self.recording:
-            raise RuntimeError(NOT_RECORDING_MSG)
-        if not self.recorded_frames:
-            logger.warn(NO_FRAMES_MSG)
-        else:
-            encode = load_video_encoder()
-            path = os.path.join(self.video_folder, f"{self._video_name}.mp4")
-            encode(
-                cast(list[np.ndarray], self.recorded_frames),
-                path,
-                self.frames_per_sec,
-                self.disable_logger,
-            )
-        self.recorded_frames = []
-        self.recording = False
-        self._video_name = None
-        if self.gc_trigger is not None and self.gc_trigger(self.episode_id):
-            gc.collect()
-
     def _record_frame(self) -> None:
         """While recording, capture a frame and stop once the recording is long enough."""
         if not self.recording:
@@ -406,14 +436,9 @@ class RecordVideo(
             self.stop_recording()
             logger.warn(NOT_A_FRAME_MSG.format(type=type(frame)))
 
-    def __del__(self) -> None:
-        """Warn when frames of an unsaved recording are being dropped."""
-        if getattr(self, "recorded_frames", None):
-            logger.warn(UNSAVED_VIDEO_MSG)
-
 
 # --- human display --------------------------------------------------------------------------------
-def _import_pygame() -> ModuleType:
+def import_pygame() -> ModuleType:
     """Import pygame, the backend of the ``human`` extra.
 
     Raises:
@@ -425,7 +450,70 @@ def _import_pygame() -> ModuleType:
         raise error.DependencyNotInstalled(HUMAN_EXTRA_MSG) from exc
 
 
-class HumanRendering(Wrapper[ObsType, ActType, ObsType, ActType], RecordConstructorArgs):
+class HumanWindowMixin:
+    """The pygame window shared by the single and vector ``HumanRendering``.
+
+    The host sets ``window``, ``clock`` and ``screen_size`` (``None`` until known) in
+    ``__init__``.
+    """
+
+    ACCEPTED_RENDER_MODES = [
+        "rgb_array",
+        "rgb_array_list",
+        "depth_array",
+        "depth_array_list",
+    ]
+
+    window: Any
+    clock: Any
+    screen_size: Any
+    metadata: dict[str, Any]
+
+    def _check_renderable(self, render_mode: str | None, metadata: dict[str, Any]) -> None:
+        """Check the wrapped env can be shown, and add ``"human"`` to the wrapper's render modes.
+
+        Raises:
+            ValueError: if the render mode is not accepted or ``render_fps`` is missing.
+        """
+        if render_mode not in self.ACCEPTED_RENDER_MODES:
+            raise ValueError(
+                HUMAN_RENDER_MODE_MSG.format(
+                    accepted=self.ACCEPTED_RENDER_MODES, render_mode=render_mode
+                )
+            )
+        if "render_fps" not in metadata:
+            raise ValueError(NO_RENDER_FPS_MSG)
+        if "human" not in metadata.get("render_modes", []):
+            with_human = copy.deepcopy(metadata)
+            with_human["render_modes"] = [*with_human.get("render_modes", []), "human"]
+            self.metadata = with_human
+
+    def _show_in_window(self, pygame: ModuleType, columns_first: np.ndarray) -> None:
+        """Draw a ``(width, height, 3)`` image in the window (opened on first use), at
+        ``metadata["render_fps"]``."""
+        if self.window is None:
+            pygame.display.init()
+            self.window = pygame.display.set_mode(self.screen_size)
+        if self.clock is None:
+            self.clock = pygame.time.Clock()
+        self.window.blit(pygame.surfarray.make_surface(columns_first), (0, 0))
+        pygame.event.pump()
+        self.clock.tick(self.metadata["render_fps"])
+        pygame.display.flip()
+
+    def _close_window(self) -> None:
+        """Close the window, if one was opened."""
+        if self.window is not None:
+            pygame = import_pygame()
+            pygame.display.quit()
+            pygame.quit()
+            self.window = None
+            self.clock = None
+
+
+class HumanRendering(
+    HumanWindowMixin, Wrapper[ObsType, ActType, ObsType, ActType], RecordConstructorArgs
+):
     """Show an image-rendering environment's frames in a window (``render_mode="human"``).
 
     After every ``reset`` and ``step`` the environment's frame (the last of the list in a list
@@ -445,13 +533,6 @@ class HumanRendering(Wrapper[ObsType, ActType, ObsType, ActType], RecordConstruc
         >>> _ = env.reset(seed=0)  # doctest: +SKIP
     """
 
-    ACCEPTED_RENDER_MODES = [
-        "rgb_array",
-        "rgb_array_list",
-        "depth_array",
-        "depth_array_list",
-    ]
-
     def __init__(self, env: Env[ObsType, ActType]) -> None:
         """Wrap ``env``.
 
@@ -469,19 +550,7 @@ class HumanRendering(Wrapper[ObsType, ActType, ObsType, ActType], RecordConstruc
         self.window: Any = None
         self.clock: Any = None
 
-        if self.env.render_mode not in self.ACCEPTED_RENDER_MODES:
-            raise ValueError(
-                HUMAN_RENDER_MODE_MSG.format(
-                    accepted=self.ACCEPTED_RENDER_MODES, render_mode=self.env.render_mode
-                )
-            )
-        if "render_fps" not in self.env.metadata:
-            raise ValueError(NO_RENDER_FPS_MSG)
-
-        if "human" not in self.metadata.get("render_modes", []):
-            metadata = copy.deepcopy(self.env.metadata)
-            metadata["render_modes"] = [*metadata.get("render_modes", []), "human"]
-            self.metadata = metadata
+        self._check_renderable(self.env.render_mode, self.env.metadata)
 
     @property
     def render_mode(self) -> str:  # type: ignore[override]
@@ -508,12 +577,7 @@ class HumanRendering(Wrapper[ObsType, ActType, ObsType, ActType], RecordConstruc
 
     def close(self) -> None:
         """Close the window, if one was opened, then the environment."""
-        if self.window is not None:
-            pygame = _import_pygame()
-            pygame.display.quit()
-            pygame.quit()
-            self.window = None
-            self.clock = None
+        self._close_window()
         super().close()
 
     def _render_frame(self) -> None:
@@ -524,7 +588,7 @@ class HumanRendering(Wrapper[ObsType, ActType, ObsType, ActType], RecordConstruc
             TypeError: the environment's frame is not a numpy array.
             ValueError: the frame's size differs from the first frame's.
         """
-        pygame = _import_pygame()
+        pygame = import_pygame()
         frame = self.env.render()
         if isinstance(frame, list):
             frame = frame[-1]
@@ -538,16 +602,7 @@ class HumanRendering(Wrapper[ObsType, ActType, ObsType, ActType], RecordConstruc
         if self.screen_size != size:
             raise ValueError(HUMAN_FRAME_SHAPE_MSG.format(old=self.screen_size, new=size))
 
-        if self.window is None:
-            pygame.display.init()
-            self.window = pygame.display.set_mode(self.screen_size)
-        if self.clock is None:
-            self.clock = pygame.time.Clock()
-
-        self.window.blit(pygame.surfarray.make_surface(columns_first), (0, 0))
-        pygame.event.pump()
-        self.clock.tick(self.metadata["render_fps"])
-        pygame.display.flip()
+        self._show_in_window(pygame, columns_first)
 
 
 # --- noise ----------------------------------------------------------------------------------------

@@ -5,24 +5,17 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator, KeysView, Mapping
 from collections.abc import Sequence as AbcSequence
-from typing import TYPE_CHECKING, Any, Generic
+from typing import Any, Generic
 
 import numpy as np
 
 from vecgym import error
+from vecgym.core.spaces._composite import T_co, seed_from_generator
 from vecgym.core.spaces.space import Space
-from vecgym.core.spaces.tuple import BOTH_MASKS_MSG, SUBSEED_BOUND, is_int_seed
+from vecgym.core.spaces.tuple import BOTH_MASKS_MSG, is_int_seed
 
 __all__ = ["Dict"]
 
-if TYPE_CHECKING:  # a default lets type checkers infer `Any` where no subspace type is known
-    from typing_extensions import TypeVar
-
-    T_co = TypeVar("T_co", covariant=True, default=Any)
-else:
-    from typing import TypeVar
-
-    T_co = TypeVar("T_co", covariant=True)
 
 INPUT_TYPE_MSG = (
     "Dict space expected a dict, an OrderedDict or a sequence of (key, space) pairs, "
@@ -139,11 +132,8 @@ class Dict(Space[dict[str, Any]], Mapping[str, Space[Any]], Generic[T_co]):
             return {key: space.seed(None) for key, space in self.spaces.items()}
         if is_int_seed(seed):
             super().seed(seed)
-            subseeds = self.np_random.integers(SUBSEED_BOUND, size=len(self.spaces))
-            return {
-                key: space.seed(int(subseed))
-                for (key, space), subseed in zip(self.spaces.items(), subseeds, strict=True)
-            }
+            subspace_seeds = seed_from_generator(list(self.spaces.values()), self.np_random)
+            return dict(zip(self.spaces, subspace_seeds, strict=True))
         if isinstance(seed, dict):
             if seed.keys() != self.spaces.keys():
                 raise error.InvalidSeed(

@@ -4,17 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from collections.abc import Sequence as AbcSequence
-from typing import TYPE_CHECKING, Any, Generic
+from typing import Any, Generic
 
 import numpy as np
 
 from vecgym import error
 from vecgym.core.spaces import batching
+from vecgym.core.spaces._composite import T_co, seed_from_generator
 from vecgym.core.spaces.dict import Dict
 from vecgym.core.spaces.space import Space
 from vecgym.core.spaces.tuple import (
     BOTH_MASKS_MSG,
-    SUBSEED_BOUND,
     SUBSPACE_TYPE_MSG,
     Tuple,
     check_composite_mask,
@@ -23,14 +23,6 @@ from vecgym.core.spaces.tuple import (
 
 __all__ = ["OneOf"]
 
-if TYPE_CHECKING:  # a default lets type checkers infer `Any` where no subspace type is known
-    from typing_extensions import TypeVar
-
-    T_co = TypeVar("T_co", covariant=True, default=Any)
-else:
-    from typing import TypeVar
-
-    T_co = TypeVar("T_co", covariant=True)
 
 NOT_ITERABLE_MSG = "OneOf expected an iterable of spaces, got {value!r}"
 EMPTY_MSG = "OneOf must have at least one subspace"
@@ -107,15 +99,9 @@ class OneOf(Space[tuple[int, Any]], Generic[T_co]):
             return (own, *(space.seed(None) for space in self.spaces))
         if is_int_seed(seed):
             own = super().seed(seed)
-            subseeds = self.np_random.integers(SUBSEED_BOUND, size=len(self.spaces))
+            subspace_seeds = seed_from_generator(self.spaces, self.np_random)
             super().seed(seed)
-            return (
-                own,
-                *(
-                    space.seed(int(subseed))
-                    for space, subseed in zip(self.spaces, subseeds, strict=True)
-                ),
-            )
+            return (own, *subspace_seeds)
         if isinstance(seed, (list, tuple)):
             if len(seed) != len(self.spaces) + 1:
                 raise error.InvalidSeed(

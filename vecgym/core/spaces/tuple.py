@@ -4,23 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from collections.abc import Sequence as AbcSequence
-from typing import TYPE_CHECKING, Any, Generic, overload
+from typing import Any, Generic, overload
 
 import numpy as np
 
 from vecgym import error
+from vecgym.core.spaces._composite import SUBSEED_BOUND as SUBSEED_BOUND
+from vecgym.core.spaces._composite import T_co, seed_from_generator
 from vecgym.core.spaces.space import Space
 
 __all__ = ["Tuple"]
 
-if TYPE_CHECKING:  # a default lets type checkers infer `Any` where no subspace type is known
-    from typing_extensions import TypeVar
-
-    T_co = TypeVar("T_co", covariant=True, default=Any)
-else:
-    from typing import TypeVar
-
-    T_co = TypeVar("T_co", covariant=True)
 
 SUBSPACE_TYPE_MSG = "{space} does not inherit from `vecgym.Space`, actual type: {type}"
 SEED_LENGTH_MSG = "Expected one seed per subspace: got {got} seeds for {expected} subspaces"
@@ -31,9 +25,6 @@ BOTH_MASKS_MSG = (
 )
 MASK_TYPE_MSG = "Expected `{kind}` to be a tuple, actual type: {type}"
 MASK_LENGTH_MSG = "Expected `{kind}` to have length {expected} (one per subspace), got {got}"
-
-# A seed drawn for each subspace is below this bound, as in Gymnasium.
-SUBSEED_BOUND = int(np.iinfo(np.int32).max)
 
 
 def is_int_seed(seed: object) -> bool:
@@ -111,11 +102,7 @@ class Tuple(Space[tuple[Any, ...]], AbcSequence[Space[Any]], Generic[T_co]):
             return tuple(space.seed(None) for space in self.spaces)
         if is_int_seed(seed):
             super().seed(seed)
-            subseeds = self.np_random.integers(SUBSEED_BOUND, size=len(self.spaces))
-            return tuple(
-                space.seed(int(subseed))
-                for space, subseed in zip(self.spaces, subseeds, strict=True)
-            )
+            return tuple(seed_from_generator(self.spaces, self.np_random))
         if isinstance(seed, (list, tuple)):
             if len(seed) != len(self.spaces):
                 raise error.InvalidSeed(

@@ -13,113 +13,74 @@ from typing import Any, Generic, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from vecgym import error, logger
-from vecgym.core.env import Env
-from vecgym.core.spaces.discrete import Discrete
-from vecgym.envs.rendering.display import HumanDisplay
+from vecgym.envs._render_base import (
+    INVALID_ACTION_MSG as INVALID_ACTION_MSG,
+)
+from vecgym.envs._render_base import (
+    NO_RENDER_MODE_MSG as NO_RENDER_MODE_MSG,
+)
+from vecgym.envs._render_base import (
+    UNSUPPORTED_RENDER_MODE_MSG as UNSUPPORTED_RENDER_MODE_MSG,
+)
+from vecgym.envs._render_base import RenderedEnv
+from vecgym.vector.vector_env import AutoresetMode
 
-__all__ = ["NO_RENDER_MODE_MSG", "UNSUPPORTED_RENDER_MODE_MSG", "ClassicControlEnv"]
+__all__ = [
+    "NO_RENDER_MODE_MSG",
+    "UNSUPPORTED_RENDER_MODE_MSG",
+    "ClassicControlEnv",
+    "vector_metadata",
+]
 
 ObsT = TypeVar("ObsT")
 ActT = TypeVar("ActT")
 
-#: Gymnasium's wording, kept so that warning filters written for it keep matching.
-NO_RENDER_MODE_MSG = (
-    "You are calling render method without specifying any render mode. "
-    "You can specify the render_mode at initialization, "
-    'e.g. gym.make("{}", render_mode="rgb_array")'
-)
-UNSUPPORTED_RENDER_MODE_MSG = "render_mode must be None or one of {}, got {!r}"
-INVALID_ACTION_MSG = "action must be an element of {}, got {!r} ({})"
 
-#: Action types checked without going through ``Space.contains`` (same verdict, less overhead).
-_PLAIN_INT_TYPES = (int, np.int64)
-
-
-class ClassicControlEnv(Env[ObsT, ActT], Generic[ObsT, ActT]):
-    """An :class:`~vecgym.Env` whose frames are drawn by :meth:`_draw_frame`.
+class ClassicControlEnv(RenderedEnv[ObsT, ActT], Generic[ObsT, ActT]):
+    """A :class:`~vecgym.envs._render_base.RenderedEnv` whose frames are drawn by
+    :meth:`_draw_frame`, with Gymnasium's ``isopen`` flag.
 
     Subclasses call :meth:`_init_rendering` in ``__init__``, implement :meth:`_draw_frame`, and
     call ``self.render()`` at the end of ``reset``/``step`` when ``render_mode == "human"``.
+    ``render()`` returns a new ``uint8`` frame of shape ``(height, width, 3)`` in
+    ``"rgb_array"`` mode, or ``None`` before the first ``reset``.
     """
 
     metadata: dict[str, Any] = {"render_modes": ["human", "rgb_array"], "render_fps": 30}
 
-    _display: HumanDisplay | None = None
-    _action_range: tuple[Any, int, int] | None = None
-
     def _init_rendering(self, render_mode: str | None, width: int, height: int) -> None:
-        """Validate and store ``render_mode``; remember the frame size.
+        """Validate and store ``render_mode``, remember the frame size, and set ``isopen``.
 
         Raises:
             UnsupportedMode: ``render_mode`` is neither ``None`` nor in
                 ``metadata["render_modes"]``.
         """
-        modes = self.metadata["render_modes"]
-        if render_mode is not None and render_mode not in modes:
-            raise error.UnsupportedMode(UNSUPPORTED_RENDER_MODE_MSG.format(modes, render_mode))
-        self.render_mode = render_mode
-        self._frame_size = (int(height), int(width))
-        self._display = None
+        super()._init_rendering(render_mode, width, height)
         self.isopen = True
 
-    def _check_discrete_action(self, action: Any) -> None:
-        """Raise :class:`~vecgym.error.InvalidAction` unless ``action`` is in ``action_space``.
-
-        Plain ``int`` / ``numpy.int64`` actions against an ``int64`` :class:`Discrete` space take
-        a shortcut giving the same verdict as ``action_space.contains``.
-        """
-        space = self.action_space
-        cached = self._action_range
-        if cached is None or cached[0] is not space:
-            if isinstance(space, Discrete) and space.dtype == np.int64:
-                start = int(space.start)
-                cached = (space, start, start + int(space.n))
-            else:
-                cached = (space, 0, -1)
-            self._action_range = cached
-        if type(action) in _PLAIN_INT_TYPES and cached[2] > cached[1]:
-            if cached[1] <= action < cached[2]:
-                return
-        elif space.contains(action):
-            return
-        raise error.InvalidAction(INVALID_ACTION_MSG.format(space, action, type(action).__name__))
-
-    def render(self) -> npt.NDArray[np.uint8] | None:
-        """Draw the current state.
-
-        Returns:
-            In ``"rgb_array"`` mode a new ``uint8`` array of shape ``(height, width, 3)``, or
-            ``None`` before the first ``reset``. In ``"human"`` mode the frame is shown in a
-            window and ``None`` is returned. Without a render mode a warning is issued and
-            ``None`` is returned.
-
-        Raises:
-            DependencyNotInstalled: ``"human"`` mode without pygame (the ``human`` extra).
-        """
-        if self.render_mode is None:
-            env_id = self.spec.id if self.spec is not None else type(self).__name__
-            logger.warn(NO_RENDER_MODE_MSG.format(env_id))
-            return None
-        frame = self._draw_frame()
-        if frame is None or self.render_mode != "human":
-            return frame
-        if self._display is None:
-            height, width = self._frame_size
-            self._display = HumanDisplay(width, height, self.metadata["render_fps"])
-        self._display.show(frame)
-        return None
-
     def close(self) -> None:
-        """Close the ``"human"`` window if one is open; safe to call more than once."""
+        """Close the ``"human"`` window if one is open (clearing ``isopen``); safe to call more
+        than once."""
         if self._display is not None:
-            self._display.close()
-            self._display = None
+            super().close()
             self.isopen = False
+
+    def _render_output(self) -> npt.NDArray[np.uint8] | None:
+        return self._draw_frame()
 
     def _draw_frame(self) -> npt.NDArray[np.uint8] | None:
         """Return the current frame, or ``None`` when there is no state to draw yet."""
         raise NotImplementedError
+
+
+def vector_metadata(render_fps: int) -> dict[str, Any]:
+    """A new ``metadata`` dict for a numpy vector env: ``"rgb_array"`` frames at ``render_fps``
+    and ``NEXT_STEP`` autoresets by default."""
+    return {
+        "render_modes": ["rgb_array"],
+        "render_fps": render_fps,
+        "autoreset_mode": AutoresetMode.NEXT_STEP,
+    }
 
 
 def rotate(points: npt.ArrayLike, angle: float) -> npt.NDArray[np.float64]:

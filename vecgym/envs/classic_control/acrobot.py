@@ -17,7 +17,7 @@ import numpy.typing as npt
 from vecgym import error
 from vecgym.core.spaces.box import Box
 from vecgym.core.spaces.discrete import Discrete
-from vecgym.envs.classic_control._base import ClassicControlEnv, rotate
+from vecgym.envs.classic_control._base import ClassicControlEnv, rotate, vector_metadata
 from vecgym.envs.classic_control.pendulum import scalar_square
 from vecgym.envs.classic_control.utils import maybe_parse_reset_bounds
 from vecgym.envs.rendering import raster
@@ -342,11 +342,7 @@ class AcrobotVectorEnv(NumpyVectorEnv):
         array([-1., -1.])
     """
 
-    metadata: dict[str, Any] = {
-        "render_modes": ["rgb_array"],
-        "render_fps": 15,
-        "autoreset_mode": AutoresetMode.NEXT_STEP,
-    }
+    metadata: dict[str, Any] = vector_metadata(render_fps=15)
 
     dt = AcrobotEnv.dt
     LINK_LENGTH_1 = AcrobotEnv.LINK_LENGTH_1

@@ -19,6 +19,7 @@ from vecgym.core.spaces.discrete import Discrete
 from vecgym.envs.classic_control._base import (
     ClassicControlEnv,
     rotate,
+    vector_metadata,
 )
 from vecgym.envs.classic_control.utils import maybe_parse_reset_bounds
 from vecgym.envs.rendering import raster
@@ -289,11 +290,7 @@ class CartPoleVectorEnv(NumpyVectorEnv):
         (array([1., 1., 1.], dtype=float32), array([False, False, False]))
     """
 
-    metadata: dict[str, Any] = {
-        "render_modes": ["rgb_array"],
-        "render_fps": 50,
-        "autoreset_mode": AutoresetMode.NEXT_STEP,
-    }
+    metadata: dict[str, Any] = vector_metadata(render_fps=50)
 
     def __init__(
         self,

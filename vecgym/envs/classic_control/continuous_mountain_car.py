@@ -15,9 +15,11 @@ import numpy.typing as npt
 
 from vecgym import error
 from vecgym.core.spaces.box import Box
-from vecgym.envs.classic_control._base import ClassicControlEnv
-from vecgym.envs.classic_control.mountain_car import draw_mountain_car, hill_height
-from vecgym.envs.classic_control.utils import maybe_parse_reset_bounds
+from vecgym.envs.classic_control._base import vector_metadata
+from vecgym.envs.classic_control.mountain_car import (
+    _MountainCarVectorScene,
+    _SingleMountainCar,
+)
 from vecgym.vector.numpy_vector_env import NumpyVectorEnv
 from vecgym.vector.vector_env import AutoresetMode
 
@@ -27,7 +29,7 @@ INVALID_ACTION_MSG = "action must be a sequence or array holding one force, got 
 RESET_NEEDED_MSG = "call reset() before step()"
 
 
-class Continuous_MountainCarEnv(ClassicControlEnv[np.ndarray, np.ndarray]):  # noqa: N801
+class Continuous_MountainCarEnv(_SingleMountainCar[np.ndarray]):  # noqa: N801
     """A car in a valley driven by a continuous force; reaching the flag pays 100.
 
     **Actions** (``Box(-1, 1, (1,))``, ``float32``): the engine force, clipped to ``[-1, 1]``.
@@ -70,11 +72,7 @@ class Continuous_MountainCarEnv(ClassicControlEnv[np.ndarray, np.ndarray]):  # n
     def __init__(self, render_mode: str | None = None, goal_velocity: float = 0) -> None:
         self.min_action = -1.0
         self.max_action = 1.0
-        self.min_position = -1.2
-        self.max_position = 0.6
-        self.max_speed = 0.07
-        self.goal_position = 0.45  # 0.45 as in Arnaud de Broissia's version of the task
-        self.goal_velocity = goal_velocity
+        self._init_track(0.45, goal_velocity)  # the goal as in A. de Broissia's version
         self.power = 0.0015
 
         self.low_state = np.array([self.min_position, -self.max_speed], dtype=np.float32)
@@ -84,8 +82,6 @@ class Continuous_MountainCarEnv(ClassicControlEnv[np.ndarray, np.ndarray]):  # n
         )
         self.observation_space = Box(low=self.low_state, high=self.high_state, dtype=np.float32)
 
-        self.screen_width = 600
-        self.screen_height = 400
         self.screen: Any = None
         self.clock: Any = None
         self._init_rendering(render_mode, self.screen_width, self.screen_height)
@@ -134,41 +130,6 @@ class Continuous_MountainCarEnv(ClassicControlEnv[np.ndarray, np.ndarray]):  # n
         # Truncation is the TimeLimit wrapper's job.
         return self.state, reward, terminated, False, {}
 
-    def reset(
-        self, *, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[np.ndarray, dict[str, Any]]:
-        """Place the car at a uniformly drawn position (default ``[-0.6, -0.4)``), at rest.
-
-        Args:
-            seed: reseeds ``np_random`` when given.
-            options: optional ``"low"`` and ``"high"`` bounds of the initial position.
-
-        Raises:
-            ValueError: a bound is not a number, or ``low > high``.
-        """
-        super().reset(seed=seed)
-        low, high = maybe_parse_reset_bounds(options, -0.6, -0.4)
-        self.state = np.array([self.np_random.uniform(low=low, high=high), 0])
-        if self.render_mode == "human":
-            self.render()
-        return np.array(self.state, dtype=np.float32), {}
-
-    def _height(self, xs: Any) -> Any:
-        """The height of the hill at positions ``xs``."""
-        return hill_height(xs)
-
-    def _draw_frame(self) -> npt.NDArray[np.uint8] | None:
-        if self.state is None:
-            return None
-        return draw_mountain_car(
-            float(self.state[0]),
-            self.min_position,
-            self.max_position,
-            self.goal_position,
-            self.screen_width,
-            self.screen_height,
-        )
-
 
 _F32 = np.float32
 
@@ -182,7 +143,7 @@ def _compare(values: np.ndarray, is32: np.ndarray, op: Any, constant: float) -> 
     return np.where(is32, op(values, float(_F32(constant))), op(values, constant))
 
 
-class Continuous_MountainCarVectorEnv(NumpyVectorEnv):  # noqa: N801
+class Continuous_MountainCarVectorEnv(_MountainCarVectorScene, NumpyVectorEnv):  # noqa: N801
     """``num_envs`` continuous mountain cars stepped together with numpy, each one a
     :class:`Continuous_MountainCarEnv` with a time limit, bit for bit.
 
@@ -214,11 +175,7 @@ class Continuous_MountainCarVectorEnv(NumpyVectorEnv):  # noqa: N801
         array([-0.1  , -0.025])
     """
 
-    metadata: dict[str, Any] = {
-        "render_modes": ["rgb_array"],
-        "render_fps": 30,
-        "autoreset_mode": AutoresetMode.NEXT_STEP,
-    }
+    metadata: dict[str, Any] = vector_metadata(render_fps=30)
 
     def __init__(
         self,
@@ -231,11 +188,7 @@ class Continuous_MountainCarVectorEnv(NumpyVectorEnv):  # noqa: N801
         super().__init__(num_envs, max_episode_steps, render_mode, autoreset_mode)
         self.min_action = -1.0
         self.max_action = 1.0
-        self.min_position = -1.2
-        self.max_position = 0.6
-        self.max_speed = 0.07
-        self.goal_position = 0.45
-        self.goal_velocity = goal_velocity
+        self._init_track(0.45, goal_velocity)
         self.power = 0.0015
         self.low_state = np.array([self.min_position, -self.max_speed], dtype=np.float32)
         self.high_state = np.array([self.max_position, self.max_speed], dtype=np.float32)
@@ -244,8 +197,6 @@ class Continuous_MountainCarVectorEnv(NumpyVectorEnv):  # noqa: N801
         )
         self.single_observation_space = Box(self.low_state, self.high_state, dtype=np.float32)
         self._batch_spaces()
-        self.screen_width = 600
-        self.screen_height = 400
         #: ``(2, num_envs)``: positions, then velocities; ``float32`` after a step, ``float64``
         #: after a reset (as the single env's state).
         self.state: np.ndarray = np.zeros((2, self.num_envs), dtype=np.float64)
@@ -253,11 +204,6 @@ class Continuous_MountainCarVectorEnv(NumpyVectorEnv):  # noqa: N801
         self.fresh = np.ones(self.num_envs, dtype=np.bool_)
         # The all-float32 fast path compares velocities with the goal in float32.
         self._fast_goal = float(_F32(goal_velocity)) == goal_velocity
-
-    def _parse_reset_options(self, options: dict[str, Any] | None) -> tuple[float, float]:
-        """The ``(low, high)`` bounds of the initial position, as
-        :meth:`Continuous_MountainCarEnv.reset` reads them."""
-        return maybe_parse_reset_bounds(options, -0.6, -0.4)
 
     def _reset_envs(self, indices: npt.NDArray[np.intp], params: tuple[float, float]) -> None:
         low, high = params
@@ -370,13 +316,3 @@ class Continuous_MountainCarVectorEnv(NumpyVectorEnv):  # noqa: N801
 
     def _observations(self) -> np.ndarray:
         return self.state.T.astype(np.float32, order="C")
-
-    def _render_env(self, i: int) -> npt.NDArray[np.uint8]:
-        return draw_mountain_car(
-            float(self.state[0, i]),
-            self.min_position,
-            self.max_position,
-            self.goal_position,
-            self.screen_width,
-            self.screen_height,
-        )

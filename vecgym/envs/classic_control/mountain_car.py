@@ -8,7 +8,7 @@ copy bit-identical to a :class:`MountainCarEnv` with a time limit.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -16,13 +16,15 @@ import numpy.typing as npt
 from vecgym import error
 from vecgym.core.spaces.box import Box
 from vecgym.core.spaces.discrete import Discrete
-from vecgym.envs.classic_control._base import ClassicControlEnv, rotate
+from vecgym.envs.classic_control._base import ClassicControlEnv, rotate, vector_metadata
 from vecgym.envs.classic_control.utils import maybe_parse_reset_bounds
 from vecgym.envs.rendering import raster
 from vecgym.vector.numpy_vector_env import NumpyVectorEnv
 from vecgym.vector.vector_env import AutoresetMode
 
 __all__ = ["MountainCarEnv", "MountainCarVectorEnv", "draw_mountain_car", "hill_height"]
+
+ActT = TypeVar("ActT")
 
 RESET_NEEDED_MSG = "call reset() before step()"
 
@@ -33,7 +35,79 @@ _POLE_COLOR = (0, 0, 0)
 _FLAG_COLOR = (204, 204, 0)
 
 
-class MountainCarEnv(ClassicControlEnv[np.ndarray, "np.integer[Any]"]):
+class _MountainCarScene:
+    """The track and the frame drawing shared by the four mountain-car envs (single and vector)."""
+
+    state: Any
+
+    def _init_track(self, goal_position: float, goal_velocity: float) -> None:
+        """Set the track's limits, the goal and the frame size (600x400)."""
+        self.min_position = -1.2
+        self.max_position = 0.6
+        self.max_speed = 0.07
+        self.goal_position = goal_position
+        self.goal_velocity = goal_velocity
+        self.screen_width = 600
+        self.screen_height = 400
+
+    def _draw_car_at(self, position: float) -> npt.NDArray[np.uint8]:
+        """This env's scene with the car at ``position``."""
+        return draw_mountain_car(
+            position,
+            self.min_position,
+            self.max_position,
+            self.goal_position,
+            self.screen_width,
+            self.screen_height,
+        )
+
+
+class _SingleMountainCar(_MountainCarScene, ClassicControlEnv[np.ndarray, ActT], Generic[ActT]):
+    """What both single mountain-car envs share: the start state, the hill and the frame."""
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        """Place the car at a uniformly drawn position (default ``[-0.6, -0.4)``), at rest.
+
+        Args:
+            seed: reseeds ``np_random`` when given.
+            options: optional ``"low"`` and ``"high"`` bounds of the initial position.
+
+        Raises:
+            ValueError: a bound is not a number, or ``low > high``.
+        """
+        super().reset(seed=seed)
+        low, high = maybe_parse_reset_bounds(options, -0.6, -0.4)
+        self.state = np.array([self.np_random.uniform(low=low, high=high), 0])
+        if self.render_mode == "human":
+            self.render()
+        return np.array(self.state, dtype=np.float32), {}
+
+    def _height(self, xs: Any) -> Any:
+        """The height of the hill at positions ``xs``."""
+        return hill_height(xs)
+
+    def _draw_frame(self) -> npt.NDArray[np.uint8] | None:
+        if self.state is None:
+            return None
+        return self._draw_car_at(float(self.state[0]))
+
+
+class _MountainCarVectorScene(_MountainCarScene):
+    """The reset options and per-env frames shared by both mountain-car vector envs, whose
+    ``state`` is ``(2, num_envs)``: positions, then velocities."""
+
+    def _parse_reset_options(self, options: dict[str, Any] | None) -> tuple[float, float]:
+        """The ``(low, high)`` bounds of the initial position, as the single env's ``reset``
+        reads them."""
+        return maybe_parse_reset_bounds(options, -0.6, -0.4)
+
+    def _render_env(self, i: int) -> npt.NDArray[np.uint8]:
+        return self._draw_car_at(float(self.state[0, i]))
+
+
+class MountainCarEnv(_SingleMountainCar["np.integer[Any]"]):
     """A car at the bottom of a sinusoidal valley that must reach the flag on the right hill.
 
     **Actions** (``Discrete(3)``): ``0`` accelerates left, ``1`` does nothing, ``2`` accelerates
@@ -69,11 +143,7 @@ class MountainCarEnv(ClassicControlEnv[np.ndarray, "np.integer[Any]"]):
     metadata: dict[str, Any] = {"render_modes": ["human", "rgb_array"], "render_fps": 30}
 
     def __init__(self, render_mode: str | None = None, goal_velocity: float = 0) -> None:
-        self.min_position = -1.2
-        self.max_position = 0.6
-        self.max_speed = 0.07
-        self.goal_position = 0.5
-        self.goal_velocity = goal_velocity
+        self._init_track(0.5, goal_velocity)
 
         self.force = 0.001
         self.gravity = 0.0025
@@ -83,8 +153,6 @@ class MountainCarEnv(ClassicControlEnv[np.ndarray, "np.integer[Any]"]):
         self.action_space = Discrete(3)
         self.observation_space = Box(self.low, self.high, dtype=np.float32)
 
-        self.screen_width = 600
-        self.screen_height = 400
         self.screen: Any = None
         self.clock: Any = None
         self._init_rendering(render_mode, self.screen_width, self.screen_height)
@@ -119,45 +187,10 @@ class MountainCarEnv(ClassicControlEnv[np.ndarray, "np.integer[Any]"]):
         # Truncation is the TimeLimit wrapper's job.
         return np.array(self.state, dtype=np.float32), -1.0, terminated, False, {}
 
-    def reset(
-        self, *, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[np.ndarray, dict[str, Any]]:
-        """Place the car at a uniformly drawn position (default ``[-0.6, -0.4)``), at rest.
-
-        Args:
-            seed: reseeds ``np_random`` when given.
-            options: optional ``"low"`` and ``"high"`` bounds of the initial position.
-
-        Raises:
-            ValueError: a bound is not a number, or ``low > high``.
-        """
-        super().reset(seed=seed)
-        low, high = maybe_parse_reset_bounds(options, -0.6, -0.4)
-        self.state = np.array([self.np_random.uniform(low=low, high=high), 0])
-        if self.render_mode == "human":
-            self.render()
-        return np.array(self.state, dtype=np.float32), {}
-
-    def _height(self, xs: Any) -> Any:
-        """The height of the hill at positions ``xs``."""
-        return hill_height(xs)
-
     def get_keys_to_action(self) -> dict[tuple[int, ...], int]:
         """Keyboard mapping for interactive play: the left/right arrow keys accelerate."""
         left, right = 276, 275
         return {(): 1, (left,): 0, (right,): 2, (right, left): 1}
-
-    def _draw_frame(self) -> npt.NDArray[np.uint8] | None:
-        if self.state is None:
-            return None
-        return draw_mountain_car(
-            float(self.state[0]),
-            self.min_position,
-            self.max_position,
-            self.goal_position,
-            self.screen_width,
-            self.screen_height,
-        )
 
 
 def hill_height(xs: Any) -> Any:
@@ -221,7 +254,7 @@ def draw_mountain_car(
     return raster.flip_vertical(canvas)
 
 
-class MountainCarVectorEnv(NumpyVectorEnv):
+class MountainCarVectorEnv(_MountainCarVectorScene, NumpyVectorEnv):
     """``num_envs`` mountain cars stepped together with numpy, each one a :class:`MountainCarEnv`
     with a time limit, bit for bit.
 
@@ -248,11 +281,7 @@ class MountainCarVectorEnv(NumpyVectorEnv):
         array([-1., -1.])
     """
 
-    metadata: dict[str, Any] = {
-        "render_modes": ["rgb_array"],
-        "render_fps": 30,
-        "autoreset_mode": AutoresetMode.NEXT_STEP,
-    }
+    metadata: dict[str, Any] = vector_metadata(render_fps=30)
 
     def __init__(
         self,
@@ -263,11 +292,7 @@ class MountainCarVectorEnv(NumpyVectorEnv):
         autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
     ) -> None:
         super().__init__(num_envs, max_episode_steps, render_mode, autoreset_mode)
-        self.min_position = -1.2
-        self.max_position = 0.6
-        self.max_speed = 0.07
-        self.goal_position = 0.5
-        self.goal_velocity = goal_velocity
+        self._init_track(0.5, goal_velocity)
         self.force = 0.001
         self.gravity = 0.0025
         self.low = np.array([self.min_position, -self.max_speed], dtype=np.float32)
@@ -275,15 +300,8 @@ class MountainCarVectorEnv(NumpyVectorEnv):
         self.single_action_space = Discrete(3)
         self.single_observation_space = Box(self.low, self.high, dtype=np.float32)
         self._batch_spaces()
-        self.screen_width = 600
-        self.screen_height = 400
         #: ``(2, num_envs)`` float64: positions, then velocities.
         self.state = np.zeros((2, self.num_envs), dtype=np.float64)
-
-    def _parse_reset_options(self, options: dict[str, Any] | None) -> tuple[float, float]:
-        """The ``(low, high)`` bounds of the initial position, as :meth:`MountainCarEnv.reset`
-        reads them."""
-        return maybe_parse_reset_bounds(options, -0.6, -0.4)
 
     def _reset_envs(self, indices: npt.NDArray[np.intp], params: tuple[float, float]) -> None:
         low, high = params
@@ -310,13 +328,3 @@ class MountainCarVectorEnv(NumpyVectorEnv):
 
     def _observations(self) -> np.ndarray:
         return self.state.T.astype(np.float32, order="C")
-
-    def _render_env(self, i: int) -> npt.NDArray[np.uint8]:
-        return draw_mountain_car(
-            float(self.state[0, i]),
-            self.min_position,
-            self.max_position,
-            self.goal_position,
-            self.screen_width,
-            self.screen_height,
-        )

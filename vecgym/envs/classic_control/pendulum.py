@@ -15,7 +15,7 @@ import numpy.typing as npt
 
 from vecgym import error
 from vecgym.core.spaces.box import Box
-from vecgym.envs.classic_control._base import ClassicControlEnv, rotate
+from vecgym.envs.classic_control._base import ClassicControlEnv, rotate, vector_metadata
 from vecgym.envs.classic_control.utils import verify_number_and_cast
 from vecgym.envs.rendering import raster
 from vecgym.vector.numpy_vector_env import NumpyVectorEnv
@@ -142,12 +142,7 @@ class PendulumEnv(ClassicControlEnv[np.ndarray, np.ndarray]):
             ValueError: a half-width is not a number.
         """
         super().reset(seed=seed)
-        if options is None:
-            high = np.array([DEFAULT_X, DEFAULT_Y])
-        else:
-            x = verify_number_and_cast(options.get("x_init", DEFAULT_X))
-            y = verify_number_and_cast(options.get("y_init", DEFAULT_Y))
-            high = np.array([x, y])
+        high = _reset_half_widths(options)
         self.state = self.np_random.uniform(low=-high, high=high)
         self.last_u = None
         if self.render_mode == "human":
@@ -162,6 +157,20 @@ class PendulumEnv(ClassicControlEnv[np.ndarray, np.ndarray]):
         if self.state is None:
             return None
         return draw_pendulum(float(self.state[0]), self.last_u, self.screen_dim)
+
+
+def _reset_half_widths(options: dict[str, Any] | None) -> np.ndarray:
+    """The half-widths ``[x, y]`` of the initial angle and angular-velocity distributions read
+    from ``reset``'s ``options`` (``"x_init"``, default ``pi``; ``"y_init"``, default ``1``).
+
+    Raises:
+        ValueError: a half-width is not a number.
+    """
+    if options is None:
+        return np.array([DEFAULT_X, DEFAULT_Y])
+    x = verify_number_and_cast(options.get("x_init", DEFAULT_X))
+    y = verify_number_and_cast(options.get("y_init", DEFAULT_Y))
+    return np.array([x, y])
 
 
 def scalar_square(values: np.ndarray) -> np.ndarray:
@@ -271,11 +280,7 @@ class PendulumVectorEnv(NumpyVectorEnv):
         (dtype('float64'), True)
     """
 
-    metadata: dict[str, Any] = {
-        "render_modes": ["rgb_array"],
-        "render_fps": 30,
-        "autoreset_mode": AutoresetMode.NEXT_STEP,
-    }
+    metadata: dict[str, Any] = vector_metadata(render_fps=30)
 
     def __init__(
         self,
@@ -307,11 +312,7 @@ class PendulumVectorEnv(NumpyVectorEnv):
     def _parse_reset_options(self, options: dict[str, Any] | None) -> np.ndarray:
         """The half-widths ``[x, y]`` of the initial distribution, as :meth:`PendulumEnv.reset`
         reads them."""
-        if options is None:
-            return np.array([DEFAULT_X, DEFAULT_Y])
-        x = verify_number_and_cast(options.get("x_init", DEFAULT_X))
-        y = verify_number_and_cast(options.get("y_init", DEFAULT_Y))
-        return np.array([x, y])
+        return _reset_half_widths(options)
 
     def _reset_envs(self, indices: npt.NDArray[np.intp], params: np.ndarray) -> None:
         state, rng = self.state, self._rng

@@ -7,6 +7,7 @@ through the optional ``human`` extra.
 
 from __future__ import annotations
 
+from vecgym.envs.rendering import raster
 from vecgym.envs.rendering.raster import (
     Canvas as Canvas,
 )
@@ -38,15 +39,5 @@ from vecgym.envs.rendering.raster import (
     new_canvas as new_canvas,
 )
 
-__all__ = [
-    "Canvas",
-    "Color",
-    "draw_arc",
-    "draw_line",
-    "draw_polyline",
-    "fill_circle",
-    "fill_polygon",
-    "fill_rect",
-    "flip_vertical",
-    "new_canvas",
-]
+#: The drawing API is the raster module's.
+__all__ = list(raster.__all__)

@@ -14,57 +14,48 @@ from typing import Any, Generic, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from vecgym import error, logger
-from vecgym.core.env import Env
-from vecgym.core.spaces.discrete import Discrete
 from vecgym.core.spaces.space import Space
-from vecgym.envs.rendering.display import HumanDisplay
+from vecgym.envs._render_base import (
+    INVALID_ACTION_MSG as INVALID_ACTION_MSG,
+)
+from vecgym.envs._render_base import (
+    NO_RENDER_MODE_MSG as NO_RENDER_MODE_MSG,
+)
+from vecgym.envs._render_base import (
+    UNSUPPORTED_RENDER_MODE_MSG as UNSUPPORTED_RENDER_MODE_MSG,
+)
+from vecgym.envs._render_base import RenderedEnv
+from vecgym.envs.toy_text.utils import categorical_sample
 
-__all__ = ["INVALID_ACTION_MSG", "NO_RENDER_MODE_MSG", "UNSUPPORTED_RENDER_MODE_MSG", "ToyTextEnv"]
+__all__ = [
+    "INVALID_ACTION_MSG",
+    "NO_RENDER_MODE_MSG",
+    "UNSUPPORTED_RENDER_MODE_MSG",
+    "TabularEnv",
+    "ToyTextEnv",
+]
 
 ObsT = TypeVar("ObsT")
 
-#: Gymnasium's wording, kept so that warning filters written for it keep matching.
-NO_RENDER_MODE_MSG = (
-    "You are calling render method without specifying any render mode. "
-    "You can specify the render_mode at initialization, "
-    'e.g. gym.make("{}", render_mode="rgb_array")'
-)
-UNSUPPORTED_RENDER_MODE_MSG = "render_mode must be None or one of {}, got {!r}"
-INVALID_ACTION_MSG = "action must be an element of {}, got {!r} ({})"
 
-_PLAIN_INT_TYPES = (int, np.int64)
-
-
-class ToyTextEnv(Env[ObsT, Any], Generic[ObsT]):
-    """An :class:`~vecgym.Env` with a :class:`Discrete` action space and numpy-drawn frames.
+class ToyTextEnv(RenderedEnv[ObsT, Any], Generic[ObsT]):
+    """A :class:`~vecgym.envs._render_base.RenderedEnv` with a :class:`Discrete` action space,
+    numpy-drawn frames and, where Gymnasium has one, an ``"ansi"`` text picture.
 
     Subclasses call :meth:`_init_rendering` in ``__init__``, implement :meth:`_draw_frame` (and
     :meth:`_render_text` when ``"ansi"`` is a render mode), and call ``self.render()`` at the end
-    of ``reset``/``step`` when ``render_mode == "human"``.
+    of ``reset``/``step`` when ``render_mode == "human"``. ``render()`` returns a new ``uint8``
+    frame of shape ``(height, width, 3)`` in ``"rgb_array"`` mode and the text picture Gymnasium
+    prints in ``"ansi"`` mode; before the first ``reset`` there is nothing to draw and it returns
+    ``None``.
     """
 
     metadata: dict[str, Any] = {"render_modes": ["human", "ansi", "rgb_array"], "render_fps": 4}
 
-    _display: HumanDisplay | None = None
     action_space: Space[Any]
     observation_space: Space[Any]
     #: The current state (set by ``reset``).
     s: Any
-
-    def _init_rendering(self, render_mode: str | None, width: int, height: int) -> None:
-        """Validate and store ``render_mode``; remember the frame size.
-
-        Raises:
-            UnsupportedMode: ``render_mode`` is neither ``None`` nor in
-                ``metadata["render_modes"]``.
-        """
-        modes = self.metadata["render_modes"]
-        if render_mode is not None and render_mode not in modes:
-            raise error.UnsupportedMode(UNSUPPORTED_RENDER_MODE_MSG.format(modes, render_mode))
-        self.render_mode = render_mode
-        self._frame_size = (int(height), int(width))
-        self._display = None
 
     def _check_action(self, action: Any) -> int:
         """Return ``action`` as an ``int`` index into the transition table.
@@ -72,49 +63,15 @@ class ToyTextEnv(Env[ObsT, Any], Generic[ObsT]):
         Raises:
             InvalidAction: ``action`` is not an element of :attr:`action_space`.
         """
-        space = self.action_space
-        assert isinstance(space, Discrete)
-        if type(action) in _PLAIN_INT_TYPES:
-            if 0 <= action < int(space.n):
-                return int(action)
-        elif space.contains(action):
-            return int(action)
-        raise error.InvalidAction(INVALID_ACTION_MSG.format(space, action, type(action).__name__))
+        self._check_discrete_action(action)
+        return int(action)
 
-    def render(self) -> npt.NDArray[np.uint8] | str | None:
-        """Draw the current state in :attr:`render_mode`.
-
-        Returns:
-            ``"rgb_array"``: a new ``uint8`` array of shape ``(height, width, 3)``; ``"ansi"``: the
-            text picture Gymnasium prints; ``"human"``: ``None`` (the frame is shown in a window).
-            Without a render mode a warning is issued and ``None`` is returned. Before the first
-            ``reset`` there is nothing to draw and ``None`` is returned.
-
-        Raises:
-            DependencyNotInstalled: ``"human"`` mode without pygame (the ``human`` extra).
-        """
-        if self.render_mode is None:
-            env_id = self.spec.id if self.spec is not None else type(self).__name__
-            logger.warn(NO_RENDER_MODE_MSG.format(env_id))
-            return None
+    def _render_output(self) -> npt.NDArray[np.uint8] | str | None:
         if not self._has_state():
             return None
         if self.render_mode == "ansi":
             return self._render_text()
-        frame = self._draw_frame()
-        if self.render_mode != "human":
-            return frame
-        if self._display is None:
-            height, width = self._frame_size
-            self._display = HumanDisplay(width, height, self.metadata["render_fps"])
-        self._display.show(frame)
-        return None
-
-    def close(self) -> None:
-        """Close the ``"human"`` window if one is open; safe to call more than once."""
-        if self._display is not None:
-            self._display.close()
-            self._display = None
+        return self._draw_frame()
 
     def _has_state(self) -> bool:
         """Whether ``reset`` has been called, so that there is a state to draw."""
@@ -134,3 +91,62 @@ class ToyTextEnv(Env[ObsT, Any], Generic[ObsT]):
     def _render_text(self) -> str:
         """Return the ``"ansi"`` picture of the current state."""
         raise NotImplementedError
+
+
+class TabularEnv(ToyTextEnv[int]):
+    """A :class:`ToyTextEnv` driven by a transition table, as CliffWalking, FrozenLake and Taxi
+    are.
+
+    Subclasses fill ``P[state][action]`` with ``(prob, next_state, reward, terminated)``
+    transitions and ``initial_state_distrib`` with the start-state probabilities in
+    ``__init__``, and set ``lastaction = None``.
+    """
+
+    #: ``P[state][action]``: the ``(prob, next_state, reward, terminated)`` transitions.
+    P: dict[int, dict[int, list[tuple[float, Any, Any, bool]]]]
+    #: The probability of starting in each state.
+    initial_state_distrib: npt.NDArray[np.float64]
+    #: The last action taken (``None`` after ``reset``).
+    lastaction: Any
+
+    def step(self, a: Any) -> tuple[int, Any, bool, bool, dict[str, Any]]:
+        """Take action ``a``: one uniform draw from :attr:`np_random` picks its transition.
+
+        Returns:
+            ``(next_state, reward, terminated, False, {"prob": prob})``.
+
+        Raises:
+            InvalidAction: ``a`` is not an element of :attr:`action_space`.
+        """
+        prob, state, reward, terminated = self._sample_transition(a)
+        self.s = state
+        self.lastaction = a
+        if self.render_mode == "human":
+            self.render()
+        return int(state), reward, terminated, False, {"prob": prob}
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[int, dict[str, Any]]:
+        """Draw the start state from ``initial_state_distrib`` (one uniform draw); ``options`` is
+        ignored.
+
+        Returns:
+            ``(state, {"prob": 1})``.
+        """
+        self._reset_state(seed)
+        if self.render_mode == "human":
+            self.render()
+        return int(self.s), {"prob": 1}
+
+    def _sample_transition(self, a: Any) -> tuple[float, Any, Any, bool]:
+        """Check ``a`` and draw one of its transitions (one uniform draw from
+        :attr:`np_random`)."""
+        transitions = self.P[self.s][self._check_action(a)]
+        return transitions[categorical_sample([t[0] for t in transitions], self.np_random)]
+
+    def _reset_state(self, seed: int | None) -> None:
+        """Reseed when ``seed`` is given, draw the start state and forget the last action."""
+        super().reset(seed=seed)
+        self.s = categorical_sample(self.initial_state_distrib, self.np_random)
+        self.lastaction = None

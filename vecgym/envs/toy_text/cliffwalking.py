@@ -14,9 +14,8 @@ import numpy.typing as npt
 from vecgym.core.spaces.discrete import Discrete
 from vecgym.envs.rendering.font import draw_text
 from vecgym.envs.rendering.raster import fill_circle, fill_polygon, fill_rect
-from vecgym.envs.toy_text._base import ToyTextEnv
+from vecgym.envs.toy_text._base import TabularEnv
 from vecgym.envs.toy_text._vector_base import TabularVectorEnv
-from vecgym.envs.toy_text.utils import categorical_sample
 from vecgym.vector.vector_env import AutoresetMode
 
 __all__ = [
@@ -51,7 +50,7 @@ _AGENT = (40, 90, 200)
 _AGENT_FACE = (250, 220, 180)
 
 
-class CliffWalkingEnv(ToyTextEnv[int]):
+class CliffWalkingEnv(TabularEnv):
     """Walk a 4x12 grid from the bottom-left corner to the bottom-right one, avoiding the cliff.
 
     Observations are the agent's cell ``row * 12 + col`` (a Python ``int``); actions are
@@ -121,34 +120,6 @@ class CliffWalkingEnv(ToyTextEnv[int]):
                 state = np.ravel_multi_index((row, col), self.shape)
                 outcomes.append((prob, state, -1, (row, col) == goal))
         return outcomes
-
-    def step(self, a: Any) -> tuple[int, int, bool, bool, dict[str, Any]]:
-        """Move (or slip) one cell.
-
-        Draws one uniform number from :attr:`np_random` to pick the transition.
-
-        Raises:
-            InvalidAction: ``a`` is not in ``{0, 1, 2, 3}``.
-        """
-        transitions = self.P[self.s][self._check_action(a)]
-        index = categorical_sample([t[0] for t in transitions], self.np_random)
-        prob, state, reward, terminated = transitions[index]
-        self.s = state
-        self.lastaction = a
-        if self.render_mode == "human":
-            self.render()
-        return int(state), reward, terminated, False, {"prob": prob}
-
-    def reset(
-        self, *, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[int, dict[str, Any]]:
-        """Put the agent on the start cell (one uniform draw); ``options`` is ignored."""
-        super().reset(seed=seed)
-        self.s = categorical_sample(self.initial_state_distrib, self.np_random)
-        self.lastaction = None
-        if self.render_mode == "human":
-            self.render()
-        return int(self.s), {"prob": 1}
 
     # --- rendering --------------------------------------------------------------------------------
     def _render_text(self) -> str:

@@ -16,9 +16,8 @@ from vecgym.core import seeding
 from vecgym.core.spaces.discrete import Discrete
 from vecgym.envs.rendering.font import draw_text
 from vecgym.envs.rendering.raster import draw_line, fill_circle, fill_polygon, fill_rect
-from vecgym.envs.toy_text._base import ToyTextEnv
+from vecgym.envs.toy_text._base import TabularEnv
 from vecgym.envs.toy_text._vector_base import TabularVectorEnv
-from vecgym.envs.toy_text.utils import categorical_sample
 from vecgym.utils.colorize import colorize
 from vecgym.vector.vector_env import AutoresetMode
 
@@ -142,7 +141,7 @@ def generate_random_map(size: int = 8, p: float = 0.8, seed: int | None = None) 
             return ["".join(row) for row in board]
 
 
-class FrozenLakeEnv(ToyTextEnv[int]):
+class FrozenLakeEnv(TabularEnv):
     """Cross a frozen lake from the start ``S`` to the goal ``G`` without falling into a hole ``H``.
 
     Observations are the agent's tile ``row * ncol + col`` (a Python ``int``); actions are
@@ -209,34 +208,6 @@ class FrozenLakeEnv(ToyTextEnv[int]):
         self.cell_size = (self.window_size[0] // ncol, self.window_size[1] // nrow)
         self._init_rendering(render_mode, *self.window_size)
         self.lastaction: Any = None
-
-    def step(self, a: Any) -> tuple[int, Any, bool, bool, dict[str, Any]]:
-        """Move (or slip) one tile.
-
-        Draws one uniform number from :attr:`np_random` to pick the transition.
-
-        Raises:
-            InvalidAction: ``a`` is not in ``{0, 1, 2, 3}``.
-        """
-        transitions = self.P[self.s][self._check_action(a)]
-        index = categorical_sample([t[0] for t in transitions], self.np_random)
-        prob, state, reward, terminated = transitions[index]
-        self.s = state
-        self.lastaction = a
-        if self.render_mode == "human":
-            self.render()
-        return int(state), reward, terminated, False, {"prob": prob}
-
-    def reset(
-        self, *, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[int, dict[str, Any]]:
-        """Put the agent on a start tile (one uniform draw); ``options`` is ignored."""
-        super().reset(seed=seed)
-        self.s = categorical_sample(self.initial_state_distrib, self.np_random)
-        self.lastaction = None
-        if self.render_mode == "human":
-            self.render()
-        return int(self.s), {"prob": 1}
 
     # --- rendering --------------------------------------------------------------------------------
     def _render_text(self) -> str:

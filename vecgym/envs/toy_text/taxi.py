@@ -15,9 +15,8 @@ import numpy.typing as npt
 from vecgym.core.spaces.discrete import Discrete
 from vecgym.envs.rendering.font import draw_text, text_size
 from vecgym.envs.rendering.raster import draw_line, fill_circle, fill_polygon, fill_rect
-from vecgym.envs.toy_text._base import ToyTextEnv
+from vecgym.envs.toy_text._base import TabularEnv
 from vecgym.envs.toy_text._vector_base import InfoColumn, InfoColumns, TabularVectorEnv
-from vecgym.envs.toy_text.utils import categorical_sample
 from vecgym.utils.colorize import colorize
 from vecgym.vector.vector_env import AutoresetMode
 
@@ -65,7 +64,7 @@ _DEST = (200, 40, 160)
 _TEXT = (30, 30, 30)
 
 
-class TaxiEnv(ToyTextEnv[int]):
+class TaxiEnv(TabularEnv):
     """Pick a passenger up at one of four stands (R, G, Y, B) and drop them at their destination.
 
     The state ``((taxi_row * 5 + taxi_col) * 5 + passenger_location) * 4 + destination`` (see
@@ -176,9 +175,7 @@ class TaxiEnv(ToyTextEnv[int]):
         Raises:
             InvalidAction: ``a`` is not in ``{0, ..., 5}``.
         """
-        transitions = self.P[self.s][self._check_action(a)]
-        index = categorical_sample([t[0] for t in transitions], self.np_random)
-        prob, state, reward, terminated = transitions[index]
+        prob, state, reward, terminated = self._sample_transition(a)
         self.lastaction = a
 
         old_row, old_col, old_pass, old_dest = self.decode(self.s)
@@ -207,9 +204,7 @@ class TaxiEnv(ToyTextEnv[int]):
 
         ``options`` is ignored.
         """
-        super().reset(seed=seed)
-        self.s = categorical_sample(self.initial_state_distrib, self.np_random)
-        self.lastaction = None
+        self._reset_state(seed)
         self.fickle_step = (
             self.fickle_passenger and self.np_random.random() < self.fickle_probability
         )

@@ -2,19 +2,20 @@
 
 from __future__ import annotations
 
-import importlib
 from types import ModuleType
 from typing import Any
 
 from vecgym.core.env import RenderFrame
 from vecgym.core.record_constructor import RecordConstructorArgs
 from vecgym.vector.vector_env import VectorEnv, VectorWrapper
-from vecgym.wrappers.array_conversion import Device, array_conversion, module_namespace
+from vecgym.wrappers.array_conversion import ArrayConverterMixin, Device
 
 __all__ = ["ArrayConversion"]
 
 
-class ArrayConversion(VectorWrapper[Any, Any, Any, Any, Any], RecordConstructorArgs):
+class ArrayConversion(
+    ArrayConverterMixin, VectorWrapper[Any, Any, Any, Any, Any], RecordConstructorArgs
+):
     """Converts a vector env's inputs to ``env_xp`` arrays and its outputs to ``target_xp`` arrays.
 
     Actions and (non-empty) reset options go to ``env_xp`` on ``env_device``; observations,
@@ -49,16 +50,7 @@ class ArrayConversion(VectorWrapper[Any, Any, Any, Any, Any], RecordConstructorA
         """
         RecordConstructorArgs.__init__(self, _disable_deepcopy=True)
         VectorWrapper.__init__(self, env)
-        self._env_xp = module_namespace(env_xp)
-        self._target_xp = module_namespace(target_xp)
-        self._env_device: Device | None = env_device
-        self._target_device: Device | None = target_device
-
-    def _to_target(self, value: Any) -> Any:
-        return array_conversion(value, self._target_xp, self._target_device)
-
-    def _to_env(self, value: Any) -> Any:
-        return array_conversion(value, self._env_xp, self._env_device)
+        self._init_conversion(env_xp, target_xp, env_device, target_device)
 
     def step(self, actions: Any) -> tuple[Any, Any, Any, Any, dict[str, Any]]:
         """Step with the actions converted for the env; every output converted to the target."""
@@ -75,25 +67,9 @@ class ArrayConversion(VectorWrapper[Any, Any, Any, Any, Any], RecordConstructorA
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Any, dict[str, Any]]:
         """Reset (non-empty ``options`` converted for the env); outputs converted to the target."""
-        if options:
-            options = self._to_env(options)
-        obs, infos = self.env.reset(seed=seed, options=options)
+        obs, infos = self.env.reset(seed=seed, options=self._env_options(options))
         return self._to_target(obs), self._to_target(infos)
 
     def render(self) -> tuple[RenderFrame, ...] | None:
         """The wrapped env's frames (not converted, as in Gymnasium)."""
         return self.env.render()
-
-    def __getstate__(self) -> dict[str, Any]:
-        """The wrapper's state with the modules replaced by their names."""
-        state = dict(self.__dict__)
-        state["_env_xp"] = self._env_xp.__name__
-        state["_target_xp"] = self._target_xp.__name__
-        return state
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        """Restore the state, importing the modules back by name."""
-        state = dict(state)
-        state["_env_xp"] = importlib.import_module(state["_env_xp"])
-        state["_target_xp"] = importlib.import_module(state["_target_xp"])
-        self.__dict__.update(state)

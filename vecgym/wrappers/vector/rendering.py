@@ -8,22 +8,24 @@ Both tile the sub-environments' frames into one image. Video encoding uses the `
 
 from __future__ import annotations
 
-import gc
-import importlib
 import os
 from collections.abc import Callable, Sequence
-from types import ModuleType
 from typing import Any
 
 import numpy as np
 
-from vecgym import error, logger
+from vecgym import logger
 from vecgym.core.env import ActType, ObsType
 from vecgym.core.record_constructor import RecordConstructorArgs
 from vecgym.vector.vector_env import ArrayType, AutoresetMode, VectorEnv, VectorWrapper
 from vecgym.wrappers.rendering import (
-    HUMAN_EXTRA_MSG,
+    VIDEO_FOLDER_EXISTS_MSG,
+    VIDEO_LENGTH_MSG,
+    VIDEO_RENDER_MODE_MSG,
+    HumanWindowMixin,
+    VideoRecorderMixin,
     capped_cubic_video_schedule,
+    import_pygame,
     load_video_encoder,
 )
 from vecgym.wrappers.utils import resize_image
@@ -31,27 +33,11 @@ from vecgym.wrappers.vector._episodes import autoreset_mode_of
 
 __all__ = ["HumanRendering", "RecordVideo"]
 
-HUMAN_RENDER_MODE_MSG = "Expected env.render_mode to be one of {accepted} but got '{render_mode}'"
-NO_RENDER_FPS_MSG = (
-    "The base environment must specify 'render_fps' to be used with the HumanRendering wrapper"
-)
 FRAMES_MSG = "Expected env.render() to return one numpy frame per sub-environment ({n}), got {got}"
-VIDEO_RENDER_MODE_MSG = (
-    "Render mode is {render_mode}, which is incompatible with RecordVideo: the environment must "
-    "be made with a render_mode that returns an image, such as rgb_array"
-)
-VIDEO_FOLDER_EXISTS_MSG = (
-    "Overwriting existing videos at {folder} folder (try specifying a different `video_folder` "
-    "for the `RecordVideo` wrapper if this is not desired)"
-)
-VIDEO_LENGTH_MSG = "Expected `video_length` to be a non-negative integer, got {!r}"
 SAME_STEP_VIDEO_MSG = (
     "The vector env's autoreset mode is SAME_STEP: recorded episodes will not contain their last "
     "frame."
 )
-NO_FRAMES_MSG = "Ignored saving a video as there were zero frames to save."
-NOT_RECORDING_MSG = "stop_recording was called, but no recording was started"
-UNSAVED_VIDEO_MSG = "Unable to save last video! Did you call close()?"
 
 
 def _frames(envs: VectorEnv[Any, Any, Any], frames: Any) -> list[np.ndarray]:
@@ -90,7 +76,9 @@ def grid_for_aspect(
 
 
 class RecordVideo(
-    VectorWrapper[ObsType, ActType, ObsType, ActType, ArrayType], RecordConstructorArgs
+    VideoRecorderMixin,
+    VectorWrapper[ObsType, ActType, ObsType, ActType, ArrayType],
+    RecordConstructorArgs,
 ):
     """Records videos of a vector env, every sub-environment's frame tiled into one image.
 
@@ -134,8 +122,8 @@ class RecordVideo(
         if env.render_mode in (None, "human", "ansi"):
             raise ValueError(VIDEO_RENDER_MODE_MSG.format(render_mode=env.render_mode))
         if isinstance(video_length, bool) or not isinstance(video_length, int) or video_length < 0:
-            raise ValueError(VIDEO_LENGTH_MSG.format(video_length))
-        self._encode = load_video_encoder()
+            raise ValueError(VIDEO_LENGTH_MSG.format(value=video_length))
+        load_video_encoder()  # fail now, not when the first video is saved
         if episode_trigger is None and step_trigger is None:
             episode_trigger = capped_cubic_video_schedule
         self.autoreset_mode = autoreset_mode_of(env, type(self).__name__)
@@ -161,13 +149,6 @@ class RecordVideo(
         self.has_autoreset = False
         self.step_id = -1
         self.episode_id = -1
-
-    def _new_episode(self) -> None:
-        self.episode_id += 1
-        if self.recording and self.video_length == float("inf"):
-            self.stop_recording()
-        if self.episode_trigger is not None and self.episode_trigger(self.episode_id):
-            self.start_recording(f"{self.name_prefix}-episode-{self.episode_id}")
 
     def _capture_frame(self) -> None:
         frames = _frames(self, self.env.render())
@@ -217,47 +198,11 @@ class RecordVideo(
         if self.recording:
             self.stop_recording()
 
-    def start_recording(self, video_name: str) -> None:
-        """Start recording ``video_name`` (saving the recording in progress first)."""
-        if self.recording:
-            self.stop_recording()
-        self.recording = True
-        self._video_name = video_name
-
-    def stop_recording(self) -> None:
-        """Save the current recording as ``<video_folder>/<name>.mp4``.
-
-        Raises:
-            RuntimeError: nothing is being recorded.
-        """
-        if not self.recording:
-            raise RuntimeError(NOT_RECORDING_MSG)
-        if not self.recorded_frames:
-            logger.warn(NO_FRAMES_MSG)
-        else:
-            path = os.path.join(self.video_folder, f"{self._video_name}.mp4")
-            self._encode(self.recorded_frames, path, self.frames_per_sec, self.disable_logger)
-        self.recorded_frames = []
-        self.recording = False
-        self._video_name = None
-        if self.gc_trigger is not None and self.gc_trigger(self.episode_id):
-            gc.collect()
-
-    def __del__(self) -> None:
-        """Warn when a recording was never saved."""
-        if getattr(self, "recorded_frames", None):
-            logger.warn(UNSAVED_VIDEO_MSG)
-
-
-def _import_pygame() -> ModuleType:
-    try:
-        return importlib.import_module("pygame")
-    except ImportError as exc:
-        raise error.DependencyNotInstalled(HUMAN_EXTRA_MSG) from exc
-
 
 class HumanRendering(
-    VectorWrapper[ObsType, ActType, ObsType, ActType, ArrayType], RecordConstructorArgs
+    HumanWindowMixin,
+    VectorWrapper[ObsType, ActType, ObsType, ActType, ArrayType],
+    RecordConstructorArgs,
 ):
     """Shows the sub-environments' ``rgb_array`` frames, tiled, in a pygame window.
 
@@ -268,8 +213,6 @@ class HumanRendering(
     Raises:
         ValueError: the env's render mode is not an array mode, or it has no ``render_fps``.
     """
-
-    ACCEPTED_RENDER_MODES = ["rgb_array", "rgb_array_list", "depth_array", "depth_array_list"]
 
     def __init__(
         self,
@@ -285,18 +228,7 @@ class HumanRendering(
         self.num_cols: int | None = None
         self.window: Any = None
         self.clock: Any = None
-        if env.render_mode not in self.ACCEPTED_RENDER_MODES:
-            raise ValueError(
-                HUMAN_RENDER_MODE_MSG.format(
-                    accepted=self.ACCEPTED_RENDER_MODES, render_mode=env.render_mode
-                )
-            )
-        if "render_fps" not in env.metadata:
-            raise ValueError(NO_RENDER_FPS_MSG)
-        if "human" not in env.metadata.get("render_modes", []):
-            metadata = dict(env.metadata)
-            metadata["render_modes"] = [*env.metadata.get("render_modes", []), "human"]
-            self.metadata = metadata
+        self._check_renderable(env.render_mode, env.metadata)
 
     @property
     def render_mode(self) -> str:  # type: ignore[override]
@@ -340,7 +272,7 @@ class HumanRendering(
         self.scaled_subenv_size = (int(frame_width * scale), int(frame_height * scale))
 
     def _render_frame(self) -> None:
-        pygame = _import_pygame()
+        pygame = import_pygame()
         frames: Any = self.env.render()
         if self.env.render_mode is not None and self.env.render_mode.endswith("_list"):
             frames = [frame_list[-1] for frame_list in frames]
@@ -360,22 +292,9 @@ class HumanRendering(
             scaled = resize_image(frame[..., :3], (cell_height, cell_width))
             top, left = row * cell_height, col * cell_width
             canvas[top : top + cell_height, left : left + cell_width] = scaled
-        if self.window is None:
-            pygame.display.init()
-            self.window = pygame.display.set_mode(self.screen_size)
-        if self.clock is None:
-            self.clock = pygame.time.Clock()
-        surface = pygame.surfarray.make_surface(np.transpose(canvas, (1, 0, 2)))
-        self.window.blit(surface, (0, 0))
-        pygame.event.pump()
-        self.clock.tick(self.metadata["render_fps"])
-        pygame.display.flip()
+        self._show_in_window(pygame, np.transpose(canvas, (1, 0, 2)))
 
     def close(self, **kwargs: Any) -> None:
         """Close the window, then the env."""
-        if self.window is not None:
-            pygame = _import_pygame()
-            pygame.display.quit()
-            pygame.quit()
-            self.window = None
+        self._close_window()
         self.env.close(**kwargs)

@@ -1,0 +1,85 @@
+"""Gymnasium environments (not vecgym ones) for the interop tests.
+
+Importing this module imports Gymnasium; only tests that already require it import it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+
+class GymDictEnv(gymnasium.Env[dict[str, Any], Any]):
+    """A Gymnasium env with a ``Dict`` observation: a random position and the step count.
+
+    Terminates after ``length`` steps; the reward is the action. Everything random comes from
+    ``np_random``, so trajectories are fixed by the reset seed.
+    """
+
+    metadata = {"render_modes": []}
+
+    def __init__(self, length: int = 5) -> None:
+        self.length = length
+        self.observation_space = spaces.Dict(
+            {
+                "position": spaces.Box(-1.0, 1.0, shape=(2,), dtype=np.float32),
+                "count": spaces.Discrete(length + 1),
+            }
+        )
+        self.action_space = spaces.Discrete(3)
+        self._count = 0
+
+    def _obs(self) -> dict[str, Any]:
+        position = self.np_random.uniform(-1.0, 1.0, size=2).astype(np.float32)
+        return {"count": self._count, "position": position}
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        super().reset(seed=seed)
+        self._count = 0
+        return self._obs(), {}
+
+    def step(self, action: int) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
+        self._count += 1
+        return self._obs(), float(action), self._count >= self.length, False, {}
+
+
+class Parity(spaces.Space[int]):
+    """A custom Gymnasium space (no vecgym equivalent): the even integers in ``[0, 10)``."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__((), np.int64, seed)
+
+    @property
+    def is_np_flattenable(self) -> bool:
+        return False
+
+    def sample(self, mask: Any = None, probability: Any = None) -> int:
+        return int(self.np_random.integers(5)) * 2
+
+    def contains(self, x: Any) -> bool:
+        return isinstance(x, int) and 0 <= x < 10 and x % 2 == 0
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Parity)
+
+
+class GymParityEnv(gymnasium.Env[Any, Any]):
+    """A Gymnasium env whose observation space is the custom :class:`Parity` space."""
+
+    def __init__(self) -> None:
+        self.observation_space = Parity()
+        self.action_space = spaces.Discrete(2)
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[int, dict[str, Any]]:
+        super().reset(seed=seed)
+        return int(self.np_random.integers(5)) * 2, {}
+
+    def step(self, action: int) -> tuple[int, float, bool, bool, dict[str, Any]]:
+        return 2 * int(action), 0.0, bool(action), False, {}

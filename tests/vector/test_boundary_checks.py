@@ -1,0 +1,128 @@
+"""Checks at the vector envs' boundary: actions outside the action space, step before reset."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from tests.support.crashing_envs import RaisingEnv
+from vecgym import error
+from vecgym.spaces import Box, Dict, Discrete, MultiBinary, MultiDiscrete, Text, Tuple
+from vecgym.vector import AsyncVectorEnv, SyncVectorEnv
+from vecgym.vector._boundary import ActionBoundsCheck, find_unpicklable
+
+
+def _sync(n: int = 3, **kwargs: Any) -> SyncVectorEnv:
+    return SyncVectorEnv([RaisingEnv for _ in range(n)], **kwargs)
+
+
+def test_sync_step_before_reset_and_partial_reset() -> None:
+    envs = _sync()
+    with pytest.raises(error.ResetNeeded, match=r"sub-environment\(s\) \[0, 1, 2\]"):
+        envs.step(np.zeros(3, dtype=np.int64))
+    envs.reset(options={"reset_mask": np.array([True, False, True])})
+    with pytest.raises(error.ResetNeeded, match=r"sub-environment\(s\) \[1\]"):
+        envs.step(np.zeros(3, dtype=np.int64))
+    assert envs.get_attr("count") == (0, 0, 0)
+    envs.reset(options={"reset_mask": np.array([False, True, False])})
+    envs.step(np.zeros(3, dtype=np.int64))
+    envs.close()
+
+
+@pytest.mark.parametrize("make", [_sync, lambda **kw: AsyncVectorEnv([RaisingEnv] * 3, **kw)])
+def test_out_of_range_actions_rejected_before_stepping(make: Any) -> None:
+    envs = make()
+    try:
+        envs.reset(seed=0)
+        with pytest.raises(error.InvalidAction, match=r"sub-environment\(s\) \[2\].*got \[2\]"):
+            envs.step(np.array([0, 1, 2]))
+        assert envs.get_attr("count") == (0, 0, 0)
+    finally:
+        envs.close()
+    envs = make(check_actions=False)
+    try:
+        envs.reset(seed=0)
+        envs.step(np.array([0, 1, 2]))  # no check: the env accepts it
+        assert envs.get_attr("count") == (1, 1, 1)
+    finally:
+        envs.close()
+
+
+@pytest.mark.parametrize(
+    ("space", "good", "bad", "bad_rows"),
+    [
+        (Discrete(3, start=-1), [-1, 0, 1], [-2, 0, 2], [0, 2]),
+        (MultiDiscrete([2, 3]), [[0, 2], [1, 0], [1, 1]], [[0, 3], [1, 0], [2, 1]], [0, 2]),
+        (MultiBinary(2), [[0, 1], [1, 1], [0, 0]], [[0, 1], [2, 1], [0, 0]], [1]),
+        (
+            Box(-1.0, 1.0, (2,), np.float32),
+            [[0, 1], [-1, 0], [0.5, 0.5]],
+            [[0, np.nan], [0, 0], [0, 0]],
+            [0],
+        ),
+    ],
+)
+def test_vectorised_check_per_space(space: Any, good: Any, bad: Any, bad_rows: list[int]) -> None:
+    check = ActionBoundsCheck(space, strict=False)
+    check.check_batch(np.asarray(good), 3)
+    with pytest.raises(error.InvalidAction, match=rf"sub-environment\(s\) \[{bad_rows[0]}"):
+        check.check_batch(np.asarray(bad), 3)
+
+
+def test_box_bounds_only_when_strict() -> None:
+    space = Box(-1.0, 1.0, (2,), np.float32)
+    outside = np.array([[0.0, 3.0], [0.0, 0.0]], dtype=np.float32)
+    ActionBoundsCheck(space, strict=False).check_batch(outside, 2)  # Gymnasium accepts these
+    with pytest.raises(error.InvalidAction, match=r"sub-environment\(s\) \[0\]"):
+        ActionBoundsCheck(space, strict=True).check_batch(outside, 2)
+    with pytest.raises(error.InvalidAction, match=r"sub-environment\(s\) \[0, 1\].*NaN"):
+        ActionBoundsCheck(space, strict=False).check_batch(np.full((2, 2), np.nan), 2)
+
+
+def test_structured_and_fallback_spaces() -> None:
+    space = Dict({"a": Discrete(2), "b": Tuple((MultiBinary(1), Box(0, 1, (1,))))})
+    check = ActionBoundsCheck(space, strict=True)
+    good = {"a": np.array([0, 1]), "b": (np.array([[0], [1]]), np.array([[0.0], [1.0]]))}
+    check.check_batch(good, 2)
+    bad = {"a": np.array([0, 1]), "b": (np.array([[0], [1]]), np.array([[0.0], [1.5]]))}
+    with pytest.raises(error.InvalidAction, match=r"sub-environment\(s\) \[1\]"):
+        check.check_batch(bad, 2)
+    text = ActionBoundsCheck(Text(3))
+    assert not text.vectorised
+    text.check_items(["ab", "c"])
+    with pytest.raises(error.InvalidAction, match=r"sub-environment\(s\) \[7\]"):
+        text.check_items(["ab", "abcdef"], env_ids=[4, 7])
+
+
+def test_find_unpicklable_names_the_member() -> None:
+    import threading
+
+    holder = {"lock": threading.Lock()}
+
+    def make() -> Any:
+        return holder
+
+    path, _, reason = find_unpicklable(make, "env_fns[0]") or ("", None, None)
+    assert path == "env_fns[0] (closure variable 'holder')['lock']"
+    assert "lock" in str(reason)
+    assert find_unpicklable(lambda: 1) is None
+
+
+@pytest.mark.parametrize("start", [-1, 0, 3, 300])
+@pytest.mark.parametrize("dtype", [np.int8, np.uint8, np.int32, np.int64, np.uint64])
+def test_integer_range_check_matches_the_definition(start: int, dtype: Any) -> None:
+    rng = np.random.default_rng(start + 1)
+    info = np.iinfo(dtype)
+    check = ActionBoundsCheck(Discrete(3, start=start))
+    for _ in range(200):
+        batch = rng.integers(info.min, info.max, size=6, dtype=dtype, endpoint=True)
+        if rng.random() < 0.5 and info.min <= start and start + 2 <= info.max:
+            batch = rng.integers(start, start + 2, size=6, endpoint=True).astype(dtype)
+        inside = all(start <= int(value) <= start + 2 for value in batch)
+        if inside:
+            check.check_leaves([batch])
+        else:
+            with pytest.raises(error.InvalidAction):
+                check.check_leaves([batch])

@@ -1,0 +1,541 @@
+"""Running environments written for Gymnasium on vecgym's runtime.
+
+A user's existing ``gymnasium.Env`` (built with ``gymnasium.make`` or by hand, with Gymnasium
+spaces) can be handed to vecgym wherever a vecgym environment is expected: ``SyncVectorEnv`` and
+``AsyncVectorEnv`` env factories may return one, and every vecgym wrapper accepts one.
+:func:`as_vecgym_env` puts a :class:`GymnasiumEnv` adapter around it, whose spaces are vecgym
+spaces converted once, at construction, by :func:`as_vecgym_space`.
+
+Gymnasium is never imported here: an object can only be a Gymnasium environment or space when
+``gymnasium`` is already in :data:`sys.modules`, so that is where the classes are looked up.
+
+Limitations:
+    * A space of a class that is not one of Gymnasium's built-in spaces (a custom ``Space``
+      subclass, or a subclass of a built-in space) is kept as it is, inside a
+      :class:`GymnasiumSpace` proxy that forwards to it. Vector envs batch its values as tuples
+      and send them through pipes, never shared memory, as for any custom space.
+    * The converted spaces share the random generator the Gymnasium spaces had at conversion
+      time, so sampling continues the same stream; reseeding either one afterwards gives that one
+      a generator of its own.
+
+Example:
+    >>> import gymnasium
+    >>> import numpy as np
+    >>> from vecgym.vector import SyncVectorEnv
+    >>> envs = SyncVectorEnv([lambda: gymnasium.make("CartPole-v1") for _ in range(2)])
+    >>> obs, info = envs.reset(seed=42)
+    >>> obs.shape, type(envs.single_observation_space).__module__
+    ((2, 4), 'vecgym.core.spaces.box')
+    >>> envs.close()
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from functools import partial
+from typing import Any, SupportsFloat
+
+import numpy as np
+
+from vecgym.core.env import Env, RenderFrame
+from vecgym.core.registration import EnvSpec, WrapperSpec
+from vecgym.core.spaces.box import Box
+from vecgym.core.spaces.dict import Dict
+from vecgym.core.spaces.discrete import Discrete
+from vecgym.core.spaces.graph import Graph, GraphInstance
+from vecgym.core.spaces.multi_binary import MultiBinary
+from vecgym.core.spaces.multi_discrete import MultiDiscrete
+from vecgym.core.spaces.oneof import OneOf
+from vecgym.core.spaces.sequence import Sequence
+from vecgym.core.spaces.space import Space
+from vecgym.core.spaces.text import Text
+from vecgym.core.spaces.tuple import Tuple
+
+__all__ = [
+    "GymnasiumEnv",
+    "GymnasiumSpace",
+    "as_vecgym_env",
+    "as_vecgym_space",
+    "as_vecgym_value",
+    "is_gymnasium_env",
+    "is_gymnasium_space",
+    "value_converter",
+]
+
+NOT_GYMNASIUM_ENV_MSG = "GymnasiumEnv expected a `gymnasium.Env`, got {type}"
+NOT_GYMNASIUM_SPACE_MSG = "GymnasiumSpace expected a `gymnasium.spaces.Space`, got {type}"
+NO_ATTR_MSG = "GymnasiumEnv around {env} has no attribute {name!r}"
+
+# The adapter's own attributes: everything else is looked up on the Gymnasium env.
+_OWN_ATTRS = frozenset(
+    {"gymnasium_env", "observation_space", "action_space", "metadata", "spec", "render_mode"}
+)
+
+
+def is_gymnasium_env(obj: object) -> bool:
+    """Whether ``obj`` is a ``gymnasium.Env`` (a Gymnasium wrapper included).
+
+    Gymnasium is not imported: when it has not been imported yet, nothing can be one of its envs.
+    """
+    gymnasium = sys.modules.get("gymnasium")
+    env_type = getattr(gymnasium, "Env", None)
+    return isinstance(env_type, type) and isinstance(obj, env_type)
+
+
+def is_gymnasium_space(obj: object) -> bool:
+    """Whether ``obj`` is a ``gymnasium.spaces.Space`` (without importing Gymnasium)."""
+    spaces = sys.modules.get("gymnasium.spaces")
+    space_type = getattr(spaces, "Space", None)
+    return isinstance(space_type, type) and isinstance(obj, space_type)
+
+
+# --- spaces ---------------------------------------------------------------------------------------
+class GymnasiumSpace(Space[Any]):
+    """A vecgym :class:`Space` standing for a Gymnasium space that has no vecgym equivalent.
+
+    Sampling, membership, seeding, the generator, ``shape``, ``dtype`` and the JSON conversions
+    are those of the wrapped space (:attr:`space`); two proxies are equal when their spaces are.
+    Vector envs batch its values as tuples, like any custom space.
+
+    Args:
+        space: the Gymnasium space (typically a custom ``gymnasium.spaces.Space`` subclass).
+
+    Raises:
+        TypeError: ``space`` is not a Gymnasium space.
+    """
+
+    def __init__(self, space: Any) -> None:
+        if not is_gymnasium_space(space):
+            raise TypeError(NOT_GYMNASIUM_SPACE_MSG.format(type=type(space)))
+        self.space = space
+        super().__init__(None, None)
+        self.dtype = space.dtype
+
+    @property
+    def shape(self) -> tuple[int, ...] | None:
+        """The wrapped space's shape."""
+        shape: tuple[int, ...] | None = self.space.shape
+        return shape
+
+    @property
+    def np_random(self) -> np.random.Generator:
+        """The wrapped space's generator."""
+        generator: np.random.Generator = self.space.np_random
+        return generator
+
+    @property
+    def is_np_flattenable(self) -> bool:
+        """Whether the wrapped space says it can be flattened."""
+        return bool(self.space.is_np_flattenable)
+
+    def sample(self, mask: Any | None = None, probability: Any | None = None) -> Any:
+        """A value drawn by the wrapped space (``mask`` / ``probability`` passed when given)."""
+        if probability is None:
+            return self.space.sample(mask) if mask is not None else self.space.sample()
+        return self.space.sample(mask, probability)
+
+    def seed(self, seed: Any | None = None) -> Any:
+        """Seed the wrapped space; returns what its ``seed`` returns."""
+        return self.space.seed(seed)
+
+    def contains(self, x: Any) -> bool:
+        """Whether the wrapped space contains ``x``."""
+        return bool(self.space.contains(x))
+
+    def to_jsonable(self, sample_n: Any) -> Any:
+        """The wrapped space's ``to_jsonable``."""
+        return self.space.to_jsonable(sample_n)
+
+    def from_jsonable(self, sample_n: list[Any]) -> list[Any]:
+        """The wrapped space's ``from_jsonable``."""
+        values: list[Any] = self.space.from_jsonable(sample_n)
+        return values
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, GymnasiumSpace) and bool(self.space == other.space)
+
+    def __hash__(self) -> int:
+        return id(self)
+
+    def __repr__(self) -> str:
+        return f"GymnasiumSpace({self.space!r})"
+
+
+def as_vecgym_space(space: Any) -> Space[Any]:
+    """The vecgym space equal to a Gymnasium space, with the same random generator.
+
+    Gymnasium's built-in spaces (``Box``, ``Discrete``, ``MultiDiscrete``, ``MultiBinary``,
+    ``Text``, ``Tuple``, ``Dict``, ``Sequence``, ``Graph``, ``OneOf``, nested in any way) become
+    the vecgym space of the same class with the same parameters (bounds, ``start``, ``dtype``,
+    character order, key order, ``stack``). Each converted space (composite ones and their parts
+    alike) takes over the generator object of the space it replaces, so seeded sampling carries
+    on where the Gymnasium space is: the next samples equal the next samples the Gymnasium space
+    would have drawn. Other Gymnasium spaces (custom subclasses) are kept, inside a
+    :class:`GymnasiumSpace` proxy. vecgym spaces and anything that is not a Gymnasium space are
+    returned unchanged.
+
+    Args:
+        space: a Gymnasium or vecgym space.
+
+    Returns:
+        A vecgym space.
+
+    Example:
+        >>> import gymnasium
+        >>> original = gymnasium.spaces.Discrete(5, start=2, seed=7)
+        >>> converted = as_vecgym_space(original)
+        >>> converted
+        Discrete(5, start=2)
+    """
+    if not is_gymnasium_space(space):
+        return space
+    gym_spaces = sys.modules["gymnasium.spaces"]
+    converter = _converter_for(gym_spaces, type(space))
+    converted = GymnasiumSpace(space) if converter is None else converter(space)
+    if converter is not None:
+        # The generator object itself (``None`` when never used): the streams stay one stream.
+        converted._np_random = space.__dict__.get("_np_random")
+    return converted
+
+
+def _converter_for(gym_spaces: Any, space_type: type) -> Callable[[Any], Space[Any]] | None:
+    """The converter for exactly ``space_type`` (subclasses may change behaviour: no converter)."""
+    for name, converter in _CONVERTERS.items():
+        if space_type is getattr(gym_spaces, name, None):
+            return converter
+    return None
+
+
+def _box(space: Any) -> Space[Any]:
+    return Box(space.low, space.high, shape=space.shape, dtype=space.dtype)
+
+
+def _discrete(space: Any) -> Space[Any]:
+    return Discrete(space.n, start=space.start, dtype=space.dtype)
+
+
+def _multi_discrete(space: Any) -> Space[Any]:
+    return MultiDiscrete(space.nvec, dtype=space.dtype, start=space.start)
+
+
+def _multi_binary(space: Any) -> Space[Any]:
+    return MultiBinary(space.n)
+
+
+def _text(space: Any) -> Space[Any]:
+    # The ordered character list (a string keeps that order; a set would be sorted).
+    return Text(
+        space.max_length, min_length=space.min_length, charset="".join(space.character_list)
+    )
+
+
+def _tuple(space: Any) -> Space[Any]:
+    return Tuple(as_vecgym_space(part) for part in space.spaces)
+
+
+def _dict(space: Any) -> Space[Any]:
+    parts = {key: as_vecgym_space(part) for key, part in space.spaces.items()}
+    converted = Dict(parts, sort_keys=False)  # keep Gymnasium's (already settled) key order
+    converted.sort_keys = space.sort_keys
+    return converted
+
+
+def _sequence(space: Any) -> Space[Any]:
+    return Sequence(as_vecgym_space(space.feature_space), stack=space.stack)
+
+
+def _graph(space: Any) -> Space[Any]:
+    edge_space = None if space.edge_space is None else as_vecgym_space(space.edge_space)
+    return Graph(as_vecgym_space(space.node_space), edge_space)
+
+
+def _oneof(space: Any) -> Space[Any]:
+    return OneOf(as_vecgym_space(part) for part in space.spaces)
+
+
+_CONVERTERS: dict[str, Callable[[Any], Space[Any]]] = {
+    "Box": _box,
+    "Discrete": _discrete,
+    "MultiDiscrete": _multi_discrete,
+    "MultiBinary": _multi_binary,
+    "Text": _text,
+    "Tuple": _tuple,
+    "Dict": _dict,
+    "Sequence": _sequence,
+    "Graph": _graph,
+    "OneOf": _oneof,
+}
+
+
+# --- values ---------------------------------------------------------------------------------------
+ValueConverter = Callable[[Any], Any]
+
+
+def value_converter(space: Space[Any]) -> ValueConverter | None:
+    """How to turn a Gymnasium value into a value of the converted ``space``; ``None``: as is.
+
+    Values are shared by both libraries (numpy arrays, ints, strings, tuples, dicts) except graph
+    values: Gymnasium's ``GraphInstance`` is its own class, which vecgym's ``Graph.contains``
+    does not accept. Only spaces holding a :class:`Graph` need a converter; it pickles.
+    """
+    if isinstance(space, Graph):
+        return _graph_instance
+    if isinstance(space, (Tuple, OneOf)):
+        parts = tuple(value_converter(part) for part in space.spaces)
+        if all(part is None for part in parts):
+            return None
+        return partial(_convert_tuple if isinstance(space, Tuple) else _convert_oneof, parts)
+    if isinstance(space, Dict):
+        named = {key: value_converter(part) for key, part in space.spaces.items()}
+        return None if all(c is None for c in named.values()) else partial(_convert_dict, named)
+    if isinstance(space, Sequence) and not space.stack:
+        feature = value_converter(space.feature_space)
+        return None if feature is None else partial(_convert_sequence, feature)
+    return None
+
+
+def _apply(converter: ValueConverter | None, value: Any) -> Any:
+    return value if converter is None else converter(value)
+
+
+def _convert_tuple(parts: tuple[ValueConverter | None, ...], value: Any) -> tuple[Any, ...]:
+    return tuple(_apply(part, item) for part, item in zip(parts, value, strict=True))
+
+
+def _convert_oneof(parts: tuple[ValueConverter | None, ...], value: Any) -> tuple[Any, Any]:
+    index, item = value
+    return index, _apply(parts[int(index)], item)
+
+
+def _convert_dict(named: dict[str, ValueConverter | None], value: Any) -> dict[str, Any]:
+    return {key: _apply(named.get(key), item) for key, item in value.items()}
+
+
+def _convert_sequence(feature: ValueConverter, value: Any) -> tuple[Any, ...]:
+    return tuple(feature(item) for item in value)
+
+
+def _graph_instance(value: Any) -> Any:
+    if isinstance(value, GraphInstance):
+        return value
+    return GraphInstance(nodes=value.nodes, edges=value.edges, edge_links=value.edge_links)
+
+
+def as_vecgym_value(space: Space[Any], value: Any) -> Any:
+    """``value`` (of the Gymnasium space that ``space`` was converted from) as a value of ``space``.
+
+    The value itself for everything but graph values, which become vecgym ``GraphInstance``
+    objects (see :func:`value_converter`).
+    """
+    return _apply(value_converter(space), value)
+
+
+# --- environments ---------------------------------------------------------------------------------
+class GymnasiumEnv(Env[Any, Any]):
+    """A vecgym :class:`Env` that runs a ``gymnasium.Env`` (:attr:`gymnasium_env`).
+
+    :meth:`step`, :meth:`reset`, :meth:`render` and :meth:`close` forward to the Gymnasium env
+    and return its results unchanged (so trajectories are seed for seed those of the Gymnasium
+    env); only graph observations are re-packed as vecgym ``GraphInstance`` values. The spaces are
+    converted once, at construction, with :func:`as_vecgym_space`; :attr:`metadata` is the
+    Gymnasium env's dict; :attr:`render_mode` is read through; :attr:`spec` is the Gymnasium
+    spec copied into a vecgym :class:`~vecgym.envs.registration.EnvSpec` (``None`` when it has
+    none). :attr:`np_random` and :attr:`np_random_seed` are those of the Gymnasium env.
+
+    The adapter stands where the raw environment stands: :attr:`unwrapped` is the adapter itself,
+    and any other public attribute is read from (and, when the Gymnasium env's raw environment has
+    it, written to) ``gymnasium_env.unwrapped``. :meth:`get_wrapper_attr`,
+    :meth:`set_wrapper_attr` and :meth:`has_wrapper_attr` search the Gymnasium wrapper stack.
+    The adapter pickles (with ``pickle`` or ``cloudpickle``) when the Gymnasium env does.
+
+    Args:
+        env: the Gymnasium environment.
+
+    Raises:
+        TypeError: ``env`` is not a ``gymnasium.Env``.
+
+    Example:
+        >>> import gymnasium
+        >>> env = GymnasiumEnv(gymnasium.make("CartPole-v1"))
+        >>> obs, info = env.reset(seed=42)
+        >>> obs.shape, env.np_random_seed, env.spec.max_episode_steps
+        ((4,), 42, 500)
+        >>> env.close()
+    """
+
+    gymnasium_env: Any
+
+    def __init__(self, env: Any) -> None:
+        if not is_gymnasium_env(env):
+            raise TypeError(NOT_GYMNASIUM_ENV_MSG.format(type=type(env)))
+        self.gymnasium_env = env
+        self.observation_space = as_vecgym_space(env.observation_space)
+        self.action_space = as_vecgym_space(env.action_space)
+        self._observation_converter = value_converter(self.observation_space)
+        self.metadata = env.metadata
+        self.spec = _as_vecgym_spec(env.spec)
+
+    # --- the Env API ------------------------------------------------------------------------------
+    def step(self, action: Any) -> tuple[Any, SupportsFloat, bool, bool, dict[str, Any]]:
+        """Step the Gymnasium env and return its result (graph observations re-packed)."""
+        obs, reward, terminated, truncated, info = self.gymnasium_env.step(action)
+        if self._observation_converter is not None:
+            obs = self._observation_converter(obs)
+        return obs, reward, terminated, truncated, info
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Any, dict[str, Any]]:
+        """Reset the Gymnasium env with ``seed`` and ``options``; return its result (graph
+        observations re-packed)."""
+        obs, info = self.gymnasium_env.reset(seed=seed, options=options)
+        if self._observation_converter is not None:
+            obs = self._observation_converter(obs)
+        return obs, info
+
+    def render(self) -> RenderFrame | list[RenderFrame] | None:
+        """The Gymnasium env's render."""
+        frame: RenderFrame | list[RenderFrame] | None = self.gymnasium_env.render()
+        return frame
+
+    def close(self) -> None:
+        """Close the Gymnasium env."""
+        self.gymnasium_env.close()
+
+    @property
+    def render_mode(self) -> str | None:  # type: ignore[override]
+        """The Gymnasium env's render mode."""
+        mode: str | None = self.gymnasium_env.render_mode
+        return mode
+
+    @property
+    def np_random(self) -> np.random.Generator:
+        """The Gymnasium env's generator; assigning sets the Gymnasium env's generator."""
+        generator: np.random.Generator = self.gymnasium_env.np_random
+        return generator
+
+    @np_random.setter
+    def np_random(self, value: np.random.Generator) -> None:
+        self.gymnasium_env.np_random = value
+
+    @property
+    def np_random_seed(self) -> int:
+        """The Gymnasium env's ``np_random_seed``."""
+        seed: int = self.gymnasium_env.np_random_seed
+        return seed
+
+    @property
+    def _np_random(self) -> np.random.Generator | None:
+        """The raw Gymnasium env's private generator (``None`` until it has one)."""
+        generator: np.random.Generator | None = getattr(
+            self.gymnasium_env.unwrapped, "_np_random", None
+        )
+        return generator
+
+    @_np_random.setter
+    def _np_random(self, value: np.random.Generator | None) -> None:
+        self.gymnasium_env.unwrapped._np_random = value
+
+    # --- attributes -------------------------------------------------------------------------------
+    def _is_own(self, name: str) -> bool:
+        return name in _OWN_ATTRS or name in self.__dict__ or hasattr(type(self), name)
+
+    def __getattr__(self, name: str) -> Any:
+        # Only called when normal lookup failed. Private names (and lookups made before
+        # ``gymnasium_env`` exists, e.g. while unpickling) are not forwarded.
+        inner = self.__dict__.get("gymnasium_env")
+        if name.startswith("_") or inner is None:
+            raise AttributeError(NO_ATTR_MSG.format(env=type(self).__name__, name=name))
+        return getattr(inner.unwrapped, name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        inner = self.__dict__.get("gymnasium_env")
+        if (
+            inner is not None
+            and not name.startswith("_")
+            and not self._is_own(name)
+            and hasattr(inner.unwrapped, name)
+        ):
+            setattr(inner.unwrapped, name, value)
+            return
+        object.__setattr__(self, name, value)
+
+    def has_wrapper_attr(self, name: str) -> bool:
+        """Whether the adapter or a layer of the Gymnasium env has attribute ``name``."""
+        return self._is_own(name) or bool(self.gymnasium_env.has_wrapper_attr(name))
+
+    def get_wrapper_attr(self, name: str) -> Any:
+        """The adapter's own attribute ``name``, else the Gymnasium env's ``get_wrapper_attr``.
+
+        Raises:
+            AttributeError: neither the adapter nor any Gymnasium layer has the attribute.
+        """
+        if self._is_own(name):
+            return getattr(self, name)
+        return self.gymnasium_env.get_wrapper_attr(name)
+
+    def set_wrapper_attr(self, name: str, value: Any, *, force: bool = True) -> bool:
+        """Set ``name`` on the adapter if it is its own, else on the Gymnasium layer that has it.
+
+        When no layer has it, it is created on the adapter if ``force`` is true.
+
+        Returns:
+            Whether the attribute was set.
+        """
+        if self._is_own(name):
+            setattr(self, name, value)
+            return True
+        if self.gymnasium_env.set_wrapper_attr(name, value, force=False):
+            return True
+        if force:
+            object.__setattr__(self, name, value)
+            return True
+        return False
+
+    def __str__(self) -> str:
+        """``<GymnasiumEnv<...the Gymnasium env...>>``."""
+        return f"<{type(self).__name__}{self.gymnasium_env}>"
+
+    def __repr__(self) -> str:
+        """The same as :meth:`__str__`."""
+        return str(self)
+
+
+def _as_vecgym_spec(spec: Any) -> EnvSpec | None:
+    """A vecgym copy of a Gymnasium ``EnvSpec`` (``None`` for ``None``)."""
+    if spec is None:
+        return None
+    wrappers = tuple(
+        WrapperSpec(name=w.name, entry_point=w.entry_point, kwargs=w.kwargs)
+        for w in spec.additional_wrappers
+    )
+    return EnvSpec(
+        id=spec.id,
+        entry_point=spec.entry_point,
+        reward_threshold=spec.reward_threshold,
+        nondeterministic=spec.nondeterministic,
+        max_episode_steps=spec.max_episode_steps,
+        order_enforce=spec.order_enforce,
+        disable_env_checker=spec.disable_env_checker,
+        kwargs=dict(spec.kwargs),
+        additional_wrappers=wrappers,
+        vector_entry_point=spec.vector_entry_point,
+    )
+
+
+def as_vecgym_env(env: Any) -> Any:
+    """``env`` as a vecgym environment: a Gymnasium env gets a :class:`GymnasiumEnv` adapter.
+
+    A vecgym :class:`Env` (and anything that is not a Gymnasium env, which the caller then
+    rejects as it would have) is returned unchanged.
+
+    Args:
+        env: what an env factory built.
+
+    Returns:
+        ``GymnasiumEnv(env)`` for a ``gymnasium.Env``, else ``env``.
+    """
+    if isinstance(env, Env) or not is_gymnasium_env(env):
+        return env
+    return GymnasiumEnv(env)
