@@ -58,6 +58,7 @@ from vecgym.vector._protocol import (
     map_block,
     pack_done,
     unpack_command,
+    yield_cpu,
 )
 from vecgym.vector.autoreset import AutoresetEnv
 from vecgym.vector.vector_env import AutoresetMode
@@ -466,10 +467,10 @@ def async_worker(
     spin_s = config.spin_s
     perf_counter = time.perf_counter
     while state.running:
-        if spin_s > 0.0:
+        if spin_s > 0.0:  # a bounded spin that yields the CPU, then the blocking wait below
             end = perf_counter() + spin_s
             while command_word[me] == last and perf_counter() < end:
-                pass
+                yield_cpu()
         while not wake.acquire(True, PARENT_CHECK_S):
             if not _parent_alive(config.parent_pid, config.parent_create_time):
                 return
