@@ -3,12 +3,11 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 import pytest
 
 import vecgym
+from tests.support.vector_reference import NextStepReference, assert_same_array_infos
 from vecgym import error
 from vecgym.envs.classic_control.cartpole import CartPoleEnv, CartPoleVectorEnv
 from vecgym.vector import AutoresetMode, SyncVectorEnv
@@ -21,22 +20,6 @@ def actions_for(seed: int, steps: int, num_envs: int = NUM_ENVS) -> np.ndarray:
     return np.random.default_rng(seed).integers(0, 2, size=(steps, num_envs))
 
 
-def assert_same_infos(ours: dict[str, Any], theirs: dict[str, Any]) -> None:
-    assert ours.keys() == theirs.keys()
-    for key, value in theirs.items():
-        if isinstance(value, dict):
-            assert_same_infos(ours[key], value)
-        elif key == "final_obs":
-            assert ours[key].dtype == value.dtype == object
-            for mine, other in zip(ours[key], value, strict=True):
-                if other is None:
-                    assert mine is None
-                else:
-                    np.testing.assert_array_equal(mine, other, strict=True)
-        else:
-            np.testing.assert_array_equal(ours[key], value, strict=True)
-
-
 def test_matches_single_envs_with_time_limit_next_step() -> None:
     """The reference loop: independent ``make`` envs, reset on the step after an episode ends."""
     seed, steps, limit = 10, 700, 500
@@ -46,8 +29,7 @@ def test_matches_single_envs_with_time_limit_next_step() -> None:
     assert infos == {}
     for i, single in enumerate(singles):
         np.testing.assert_array_equal(obs[i], single.reset(seed=seed + i)[0], strict=True)
-    pending = [False] * NUM_ENVS
-    truncations_seen = 0
+    reference = NextStepReference(singles)
     # Mostly "balance" actions (push towards the lean) so that some episodes reach the limit.
     rng = np.random.default_rng(0)
     for _ in range(steps):
@@ -57,19 +39,11 @@ def test_matches_single_envs_with_time_limit_next_step() -> None:
         obs, rewards, terminations, truncations, infos = envs.step(actions)
         assert rewards.dtype == np.float32
         assert infos == {}
-        for i, single in enumerate(singles):
-            if pending[i]:
-                expected_obs, _ = single.reset()
-                expected = (expected_obs, 0.0, False, False)
-                pending[i] = False
-            else:
-                expected_obs, reward, terminated, truncated, _ = single.step(int(actions[i]))
-                expected = (expected_obs, reward, terminated, truncated)
-                pending[i] = terminated or truncated
-                truncations_seen += truncated
-            np.testing.assert_array_equal(obs[i], expected[0], strict=True)
-            assert (rewards[i], terminations[i], truncations[i]) == expected[1:]
-    assert truncations_seen >= 1
+        expected = reference.step([int(a) for a in actions])
+        for i, (expected_obs, reward, terminated, truncated, _) in enumerate(expected):
+            np.testing.assert_array_equal(obs[i], expected_obs, strict=True)
+            assert (rewards[i], terminations[i], truncations[i]) == (reward, terminated, truncated)
+    assert reference.truncated >= 1
 
 
 @pytest.mark.parametrize("mode", MODES)
@@ -91,7 +65,7 @@ def test_matches_sync_vector_env_in_every_autoreset_mode(mode: AutoresetMode) ->
         np.testing.assert_array_equal(step_ours[1], step_theirs[1].astype(np.float32), strict=True)
         np.testing.assert_array_equal(step_ours[2], step_theirs[2], strict=True)
         np.testing.assert_array_equal(step_ours[3], step_theirs[3], strict=True)
-        assert_same_infos(step_ours[4], step_theirs[4])
+        assert_same_array_infos(step_ours[4], step_theirs[4])
         ended = step_theirs[2] | step_theirs[3]
         if mode is AutoresetMode.DISABLED and ended.any():
             ended_any = True
@@ -122,7 +96,7 @@ def test_matches_gymnasium_sync_vector_env(mode: AutoresetMode) -> None:
         for mine, other in zip(step_ours[:4], step_theirs[:4], strict=True):
             np.testing.assert_array_equal(mine, other)
         if mode is AutoresetMode.SAME_STEP:
-            assert_same_infos(step_ours[4], step_theirs[4])
+            assert_same_array_infos(step_ours[4], step_theirs[4])
         ended = step_theirs[2] | step_theirs[3]
         if mode is AutoresetMode.DISABLED and ended.any():
             np.testing.assert_array_equal(

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import vecgym
+from tests.support.vector_reference import NextStepReference, assert_same_array_infos
 from vecgym import error
 from vecgym.envs.classic_control.acrobot import AcrobotEnv, AcrobotVectorEnv
 from vecgym.envs.classic_control.continuous_mountain_car import (
@@ -64,22 +65,6 @@ def policy_for(env_id: str, seed: int) -> Callable[[np.ndarray], np.ndarray]:
     return act
 
 
-def assert_same_infos(ours: dict[str, Any], theirs: dict[str, Any]) -> None:
-    assert ours.keys() == theirs.keys()
-    for key, value in theirs.items():
-        if isinstance(value, dict):
-            assert_same_infos(ours[key], value)
-        elif key == "final_obs":
-            assert ours[key].dtype == value.dtype == object
-            for mine, other in zip(ours[key], value, strict=True):
-                if other is None:
-                    assert mine is None
-                else:
-                    np.testing.assert_array_equal(mine, other, strict=True)
-        else:
-            np.testing.assert_array_equal(ours[key], value, strict=True)
-
-
 @pytest.mark.parametrize("env_id", ENV_IDS)
 @pytest.mark.parametrize("seed", [0, 7])
 def test_matches_single_envs_with_time_limit(env_id: str, seed: int) -> None:
@@ -94,29 +79,24 @@ def test_matches_single_envs_with_time_limit(env_id: str, seed: int) -> None:
     assert infos == {}
     for i, single in enumerate(singles):
         np.testing.assert_array_equal(obs[i], single.reset(seed=seed + i)[0], strict=True)
-    pending = [False] * NUM_ENVS
-    ends = {"terminated": 0, "truncated": 0}
+    reference = NextStepReference(singles)
     act = policy_for(env_id, seed)
     for _ in range(600):
         actions = act(obs)
         obs, rewards, terminations, truncations, infos = envs.step(actions)
         assert infos == {}
-        for i, single in enumerate(singles):
-            if pending[i]:
-                expected_obs, _ = single.reset()
-                expected: tuple[Any, ...] = (expected_obs, 0.0, False, False)
-                pending[i] = False
-            else:
-                expected_obs, reward, terminated, truncated, _ = single.step(actions[i])
-                expected = (expected_obs, float(reward), terminated, truncated)
-                pending[i] = terminated or truncated
-                ends["terminated"] += terminated
-                ends["truncated"] += truncated
-            np.testing.assert_array_equal(obs[i], expected[0], strict=True)
-            assert (rewards[i], terminations[i], truncations[i]) == expected[1:]
-    assert ends["truncated"] >= 1
+        for i, (expected_obs, reward, terminated, truncated, _) in enumerate(
+            reference.step(actions)
+        ):
+            np.testing.assert_array_equal(obs[i], expected_obs, strict=True)
+            assert (rewards[i], terminations[i], truncations[i]) == (
+                float(reward),
+                terminated,
+                truncated,
+            )
+    assert reference.truncated >= 1
     if env_id != "Pendulum-v1":
-        assert ends["terminated"] >= 1
+        assert reference.terminated >= 1
 
 
 @pytest.mark.parametrize("env_id", ENV_IDS)
@@ -139,7 +119,7 @@ def test_matches_sync_vector_env_in_every_autoreset_mode(env_id: str, mode: Auto
         obs_theirs = step_theirs[0]
         for mine, other in zip(step_ours[:4], step_theirs[:4], strict=True):
             np.testing.assert_array_equal(mine, other, strict=True)
-        assert_same_infos(step_ours[4], step_theirs[4])
+        assert_same_array_infos(step_ours[4], step_theirs[4])
         ended = step_theirs[2] | step_theirs[3]
         if mode is AutoresetMode.DISABLED and ended.any():
             with pytest.raises(error.ResetNeeded, match="must be reset"):
@@ -172,7 +152,7 @@ def test_matches_gymnasium_sync_vector_env(mode: AutoresetMode) -> None:
             obs = step_theirs[0]
             for mine, other in zip(step_ours[:4], step_theirs[:4], strict=True):
                 np.testing.assert_array_equal(mine, other)
-            assert_same_infos(step_ours[4], step_theirs[4])
+            assert_same_array_infos(step_ours[4], step_theirs[4])
         theirs.close()
 
 

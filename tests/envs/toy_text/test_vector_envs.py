@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 import vecgym
+from tests.support.vector_reference import NextStepReference
 from vecgym import error
 from vecgym.envs.toy_text._vector_base import ToyTextVectorEnv, draws_for
 from vecgym.envs.toy_text.blackjack import BlackjackVectorEnv
@@ -142,29 +143,24 @@ def test_matches_single_envs_with_time_limit(
         single_obs, single_info = single.reset(seed=seed + i)
         assert env_obs(obs, i) == single_obs
         assert_env_info(infos, i, single_info)
-    pending = [False] * NUM_ENVS
-    ends = {"terminated": 0, "truncated": 0}
+    reference = NextStepReference(singles)
     act = policy_for(env_id, seed)
     for _ in range(700):
         actions = act(obs, infos)
         obs, rewards, terminations, truncations, infos = envs.step(actions)
-        for i, single in enumerate(singles):
-            if pending[i]:
-                expected_obs, info = single.reset()
-                expected: tuple[Any, ...] = (expected_obs, 0.0, False, False)
-                pending[i] = False
-            else:
-                expected_obs, reward, terminated, truncated, info = single.step(actions[i])
-                expected = (expected_obs, float(reward), terminated, truncated)
-                pending[i] = terminated or truncated
-                ends["terminated"] += terminated
-                ends["truncated"] += truncated
-            assert env_obs(obs, i) == expected[0]
-            assert (rewards[i], terminations[i], truncations[i]) == expected[1:]
+        for i, (expected_obs, reward, terminated, truncated, info) in enumerate(
+            reference.step(actions)
+        ):
+            assert env_obs(obs, i) == expected_obs
+            assert (rewards[i], terminations[i], truncations[i]) == (
+                float(reward),
+                terminated,
+                truncated,
+            )
             assert_env_info(infos, i, info)
-    assert ends["terminated"] >= 1
+    assert reference.terminated >= 1
     if envs.max_episode_steps is not None:
-        assert ends["truncated"] >= 1
+        assert reference.truncated >= 1
 
 
 @pytest.mark.parametrize(("env_id", "kwargs", "cls"), CASES, ids=CASE_IDS)
