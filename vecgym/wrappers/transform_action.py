@@ -26,12 +26,11 @@ from vecgym.core.spaces.box import Box
 from vecgym.core.spaces.discrete import Discrete
 from vecgym.core.spaces.multi_discrete import MultiDiscrete
 from vecgym.core.spaces.space import Space
-from vecgym.wrappers.utils import rescale_box
+from vecgym.wrappers.utils import require_box, rescale_box
 
 __all__ = ["ClipAction", "DiscretizeAction", "RescaleAction", "TransformAction"]
 
 # --- message templates ----------------------------------------------------------------------------
-BOX_REQUIRED_MSG = "{wrapper} requires a Box action space, got {space_type}"
 FUNC_NOT_CALLABLE_MSG = "TransformAction func must be callable, got {type}"
 ACTION_SPACE_TYPE_MSG = "TransformAction action_space must be a Space or None, got {type}"
 RESCALE_BOUND_TYPE_MSG = (
@@ -56,14 +55,6 @@ DISCRETIZE_BINS_LEN_MSG = (
     "got {actual}"
 )
 DISCRETIZE_BINS_VALUE_MSG = "DiscretizeAction bins must all be at least 1, got {value}"
-
-
-def _require_box(wrapper: str, env: Env[Any, Any]) -> Box:
-    """``env.action_space`` when it is a :class:`Box`, else a ``TypeError`` naming ``wrapper``."""
-    space = env.action_space
-    if not isinstance(space, Box):
-        raise TypeError(BOX_REQUIRED_MSG.format(wrapper=wrapper, space_type=type(space)))
-    return space
 
 
 class TransformAction(ActionWrapper[ObsType, WrapperActType, ActType], RecordConstructorArgs):
@@ -145,7 +136,7 @@ class ClipAction(TransformAction[ObsType, WrapperActType, ActType], RecordConstr
         Raises:
             TypeError: ``env``'s action space is not a ``Box``.
         """
-        box = _require_box("ClipAction", env)
+        box = require_box(env.action_space, "ClipAction", "action")
         RecordConstructorArgs.__init__(self)
         TransformAction.__init__(  # type: ignore[misc]
             self,
@@ -214,7 +205,7 @@ class RescaleAction(TransformAction[ObsType, WrapperActType, ActType], RecordCon
             vecgym.error.InvalidBound: ``min_action`` is not strictly below ``max_action``
                 everywhere (also a ``ValueError``).
         """
-        box = _require_box("RescaleAction", env)
+        box = require_box(env.action_space, "RescaleAction", "action")
         low = _rescale_bound("min_action", min_action, box.shape)
         high = _rescale_bound("max_action", max_action, box.shape)
         if not np.all(low < high):
@@ -286,7 +277,7 @@ class DiscretizeAction(TransformAction[ObsType, WrapperActType, ActType], Record
             ValueError: the ``Box`` has an infinite bound, ``bins`` has the wrong length, or a
                 bin count is below one.
         """
-        box = _require_box("DiscretizeAction", env)
+        box = require_box(env.action_space, "DiscretizeAction", "action")
         self.low: npt.NDArray[Any] = np.ravel(box.low)
         self.high: npt.NDArray[Any] = np.ravel(box.high)
         self.n_dims = int(self.low.size)

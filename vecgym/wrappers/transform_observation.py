@@ -27,7 +27,7 @@ from vecgym.core.record_constructor import RecordConstructorArgs
 from vecgym.core.spaces.space import Space
 from vecgym.spaces import Box, Dict, Discrete, MultiBinary, MultiDiscrete, Tuple
 from vecgym.spaces.utils import flatten, flatten_space
-from vecgym.wrappers.utils import rescale_box, resize_image
+from vecgym.wrappers.utils import require_box, rescale_box, resize_image
 
 __all__ = [
     "AddRenderObservation",
@@ -42,7 +42,6 @@ __all__ = [
     "TransformObservation",
 ]
 
-REQUIRES_BOX_MSG = "{wrapper} requires a Box observation space, got {type}"
 
 FILTER_KEYS_TYPE_MSG = "Expects `filter_keys` to be a Sequence, actual type: {type}"
 FILTER_DICT_KEYS_MSG = "All filter keys must be strings for a Dict space, got {keys}"
@@ -114,14 +113,6 @@ DISCRETIZE_BINS_VALUE_MSG = "bins must be positive integers, got {bins}"
 def _is_integer(value: Any) -> bool:
     """Whether ``value`` is a Python or numpy integer (``bool`` excluded)."""
     return not isinstance(value, (bool, np.bool_)) and np.issubdtype(type(value), np.integer)
-
-
-def _require_box(env: Env[Any, Any], wrapper: str) -> Box:
-    """``env.observation_space`` if it is a Box, else a ``TypeError`` naming ``wrapper``."""
-    space = env.observation_space
-    if not isinstance(space, Box):
-        raise TypeError(REQUIRES_BOX_MSG.format(wrapper=wrapper, type=type(space)))
-    return space
 
 
 class TransformObservation(
@@ -311,7 +302,7 @@ class GrayscaleObservation(TransformObservation[Any, ActType, ObsType], RecordCo
             TypeError: the observation space is not a Box.
             ValueError: it is not a 3-channel image with bounds 0..255 and dtype uint8.
         """
-        space = _require_box(env, "GrayscaleObservation")
+        space = require_box(env.observation_space, "GrayscaleObservation", "observation")
         if len(space.shape) != 3 or space.shape[-1] != 3:
             raise ValueError(GRAYSCALE_SHAPE_MSG.format(shape=space.shape))
         if not (np.all(space.low == 0) and np.all(space.high == 255) and space.dtype == np.uint8):
@@ -370,7 +361,7 @@ class ResizeObservation(TransformObservation[Any, ActType, ObsType], RecordConst
             ValueError: the space is not a 0..255 uint8 image, or ``shape`` is not two positive
                 sizes.
         """
-        space = _require_box(env, "ResizeObservation")
+        space = require_box(env.observation_space, "ResizeObservation", "observation")
         if len(space.shape) not in (2, 3):
             raise ValueError(RESIZE_NDIM_MSG.format(shape=space.shape))
         if not (np.all(space.low == 0) and np.all(space.high == 255)):
@@ -436,7 +427,7 @@ class ReshapeObservation(TransformObservation[Any, ActType, ObsType], RecordCons
             TypeError: the space is not a Box, or ``shape`` is not a tuple of integers.
             ValueError: ``shape`` has other non-positive sizes, or a different element count.
         """
-        space = _require_box(env, "ReshapeObservation")
+        space = require_box(env.observation_space, "ReshapeObservation", "observation")
         new_shape = _resolve_reshape(shape, space.shape)
         RecordConstructorArgs.__init__(self, shape=shape)
         self.shape = shape
@@ -481,7 +472,7 @@ class RescaleObservation(TransformObservation[Any, ActType, ObsType], RecordCons
             TypeError: the space is not a Box, or a bound is not a number or array.
             ValueError: see :func:`~vecgym.wrappers.utils.rescale_box`.
         """
-        space = _require_box(env, "RescaleObservation")
+        space = require_box(env.observation_space, "RescaleObservation", "observation")
         RecordConstructorArgs.__init__(self, min_obs=min_obs, max_obs=max_obs)
         new_space, forward, _ = rescale_box(space, min_obs, max_obs)
         TransformObservation.__init__(

@@ -41,6 +41,7 @@ NO_ZERO_ARRAY_MSG = (
 )
 NOT_A_SPACE_MSG = "`create_zero_array` expected a vecgym Space instance, got {type}: {value!r}"
 RESCALE_NOT_BOX_MSG = "Expected box to be a Box space, got {type}"
+REQUIRES_BOX_MSG = "{wrapper} requires a Box {kind} space, got {type}"
 RESCALE_BOUND_TYPE_MSG = "Expected {name} to be an integer, float, or numpy array, got {type}"
 RESCALE_BOUND_SHAPE_MSG = "Expected {name}.shape to be {expected}, got {actual}"
 RESCALE_INFINITE_MSG = (
@@ -95,6 +96,19 @@ class RunningMeanStd:
         self.mean, self.var, self.count = update_mean_var_count_from_moments(
             self.mean, self.var, self.count, batch_mean, batch_var, batch_count
         )
+
+
+def require_box(space: Any, wrapper: str, kind: str) -> Box:
+    """``space`` when it is a :class:`Box`, else a ``TypeError`` naming ``wrapper``.
+
+    Args:
+        space: the space the wrapper needs to be a Box.
+        wrapper: the wrapper's name, for the message.
+        kind: what the space is (``"action"``, ``"observation"``, ``"single observation"``).
+    """
+    if not isinstance(space, Box):
+        raise TypeError(REQUIRES_BOX_MSG.format(wrapper=wrapper, kind=kind, type=type(space)))
+    return space
 
 
 def update_mean_var_count_from_moments(

@@ -35,7 +35,7 @@ from vecgym.vector.vector_env import (
     VectorObservationWrapper,
     VectorWrapper,
 )
-from vecgym.wrappers.utils import RunningMeanStd, create_zero_array
+from vecgym.wrappers.utils import RunningMeanStd, create_zero_array, require_box
 from vecgym.wrappers.vector._episodes import (
     EpisodeTracker,
     StepEpisodes,
@@ -52,7 +52,6 @@ __all__ = [
 ]
 
 EPSILON_MSG = "`epsilon` should be strictly positive. Received {}"
-BOX_REQUIRED_MSG = "{wrapper} requires a Box single observation space, got {space}"
 STACK_SIZE_TYPE_MSG = "The stack_size is expected to be an integer, actual type: {}"
 STACK_SIZE_VALUE_MSG = "The stack_size needs to be greater than zero, actual value: {}"
 PADDING_MSG = (
@@ -213,9 +212,9 @@ class NormalizeObservation(
             raise InvalidBound(EPSILON_MSG.format(epsilon))
         RecordConstructorArgs.__init__(self, epsilon=epsilon)
         VectorWrapper.__init__(self, env)
-        space = env.single_observation_space
-        if not isinstance(space, Box):
-            raise TypeError(BOX_REQUIRED_MSG.format(wrapper="NormalizeObservation", space=space))
+        space = require_box(
+            env.single_observation_space, "NormalizeObservation", "single observation"
+        )
         self._autoreset_mode = autoreset_mode_of(env, type(self).__name__)
         self.single_observation_space = Box(-np.inf, np.inf, shape=space.shape, dtype=np.float32)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
