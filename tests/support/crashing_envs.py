@@ -15,6 +15,7 @@ Each env counts its steps like a tiny deterministic env (observation = step coun
 from __future__ import annotations
 
 import ctypes
+import faulthandler
 import os
 import signal
 import threading
@@ -120,7 +121,12 @@ DEATHS = ("exit", "segfault", "sigsegv", "sigkill", "hang")
 
 
 def die(how: str, code: int = 3) -> None:
-    """End the calling process as ``how`` says (one of :data:`DEATHS`)."""
+    """End the calling process as ``how`` says (one of :data:`DEATHS`).
+
+    The worker inherited pytest's faulthandler (fork); it is turned off first so that an
+    intended crash does not print a traceback dump into the test output.
+    """
+    faulthandler.disable()
     if how == "exit":
         os._exit(code)
     elif how == "segfault":
