@@ -45,7 +45,11 @@ polls its command word for up to ``WORKER_SPIN_S`` (200 us) and the parent polls
 up to ``PARENT_SPIN_S`` (100 us), calling ``sched_yield()`` on every turn, then both block on their
 semaphores. A spinner that yields hands its core at once to any runnable worker or parent, so it
 never starves the processes it waits for, yet the core does not go idle, and the next hand-off
-costs microseconds instead of a wake-up. Measured on the 2-core machine (best / median of 3 runs of
+costs microseconds instead of a wake-up. The parent spins only while the workers' recent replies
+(a running average of its waits) came within its spin window: when the workers are busy for
+longer than that, i.e. the cores are filled with env work, it blocks at once and leaves them the
+CPU (measured: a 500 us env at 4 envs runs as fast as with a parent that never spins, while
+8 CartPole envs run 1.3x faster than with one). Measured on the 2-core machine (best / median of 3 runs of
 1 s, 2 workers, fork):
 
 ============================================  ===================  ==================
@@ -160,7 +164,10 @@ from vecgym.vector.vector_env import AutoresetMode, VectorEnv
 __all__ = ["AsyncState", "AsyncVectorEnv", "RemoteTraceback", "usable_cores"]
 
 PARENT_SPIN_S = 100e-6
-"""How long the parent spin-yields on the done words before blocking on the done semaphore."""
+"""How long the parent spin-yields on the done words before blocking on the done semaphore; it
+spins only while the recent waits (a running average) were shorter than this."""
+WAIT_AVERAGING = 0.25
+"""Weight of the latest wait in the parent's running average of wait times."""
 WORKER_SPIN_S = 200e-6
 """How long an idle worker spin-yields on its command word before blocking on its semaphore."""
 WAIT_SLICE_S = 0.1
@@ -509,6 +516,7 @@ class AsyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, A
             [np.full(b - a, k, dtype=np.intp) for k, (a, b) in enumerate(self._slices)]
         )
         self._parent_spin_s = PARENT_SPIN_S
+        self._recent_wait_s = 0.0  # a running average of how long the workers took to reply
         self._worker_spin_s = WORKER_SPIN_S
 
         self._seq = 0
@@ -1360,13 +1368,18 @@ class AsyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, A
         outstanding = self._outstanding
         pending = list(workers)
         finished: list[int] = []
-        spin_s = self._parent_spin_s
+        started = time.perf_counter()
+        # Spin only while replies have been arriving within the spin window: when the workers are
+        # busy for longer (the cores filled with work), the parent blocks at once.
+        spin_s = self._parent_spin_s if self._recent_wait_s <= self._parent_spin_s else 0.0
         while True:
             for k in pending[:]:
                 if int(done_words[k]) >> 2 == outstanding[k]:
                     pending.remove(k)
                     finished.append(k)
             if len(finished) >= need or not pending:
+                waited = time.perf_counter() - started
+                self._recent_wait_s += WAIT_AVERAGING * (waited - self._recent_wait_s)
                 return finished
             if spin_s > 0.0:
                 end = time.perf_counter() + spin_s
