@@ -27,7 +27,7 @@ from tests.support.crashing_envs import DyingEnv, RaisingEnv
 from tests.support.probe_env import ProbeEnv
 from tests.support.slow_env import SlowEnv
 from vecgym import error
-from vecgym.vector import AsyncVectorEnv
+from vecgym.vector import AsyncVectorEnv, async_vector_env
 from vecgym.vector.async_vector_env import RemoteTraceback, restart_seed
 from vecgym.vector.vector_env import AutoresetMode
 
@@ -454,7 +454,7 @@ PARENT_SCRIPT = """
 import os, sys, time
 import numpy as np
 from tests.support.slow_env import SlowEnv
-from vecgym.vector import AsyncVectorEnv
+from vecgym.vector import AsyncVectorEnv, async_vector_env
 if __name__ == "__main__":
     envs = AsyncVectorEnv([lambda: SlowEnv(step_delay={delay})] * 2, num_workers=2,
                           context={context!r})
@@ -503,7 +503,7 @@ INTERRUPT_SCRIPT = """
 import sys
 import numpy as np
 from tests.support.slow_env import SlowEnv
-from vecgym.vector import AsyncVectorEnv
+from vecgym.vector import AsyncVectorEnv, async_vector_env
 if __name__ == "__main__":
     envs = AsyncVectorEnv([lambda: SlowEnv(step_delay=0.05)] * 2, num_workers=2,
                           context={context!r})
@@ -584,3 +584,23 @@ def test_pinned_workers_and_single_threaded_blas(context: str) -> None:
         assert {p["OMP_NUM_THREADS"] for p in probes} == {omp_before}
     finally:
         envs.close()
+
+
+def test_call_after_a_timed_out_wait_on_a_hung_worker_raises_instead_of_hanging(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Raise mode: the next call waits for the late worker only LATE_WAIT_S, then says why."""
+    monkeypatch.setattr(async_vector_env, "LATE_WAIT_S", 0.3)
+    envs = _vec([lambda: SlowEnv(step_delay=60.0, slow_after=1) for _ in range(2)], "fork")
+    try:
+        envs.reset(seed=0)
+        envs.step(np.array([0, 0]))
+        envs.step_async(np.array([0, 0]))
+        with pytest.raises(error.WaitTimeout, match="step_wait"):
+            envs.step_wait(timeout=0.05)
+        with pytest.raises(error.WaitTimeout, match=r"still busy .* close\(\)"):
+            envs.step(np.array([0, 0]))
+        with pytest.raises(error.WaitTimeout, match="still busy"):
+            envs.get_attr("step_delay")
+    finally:
+        envs.close(terminate=True)

@@ -49,8 +49,8 @@ costs microseconds instead of a wake-up. The parent spins only while the workers
 (a running average of its waits) came within its spin window: when the workers are busy for
 longer than that, i.e. the cores are filled with env work, it blocks at once and leaves them the
 CPU (measured: a 500 us env at 4 envs runs as fast as with a parent that never spins, while
-8 CartPole envs run 1.3x faster than with one). Measured on the 2-core machine (best / median of 3 runs of
-1 s, 2 workers, fork):
+8 CartPole envs run 1.3x faster than with one). Measured on the 2-core machine (best / median of
+3 runs of 1 s, 2 workers, fork):
 
 ============================================  ===================  ==================
 CartPole-v1 env steps/s                        block only           spin + yield
@@ -172,6 +172,9 @@ WORKER_SPIN_S = 200e-6
 """How long an idle worker spin-yields on its command word before blocking on its semaphore."""
 WAIT_SLICE_S = 0.1
 """Blocking waits are cut into slices this long; worker sentinels are checked between slices."""
+LATE_WAIT_S = 10.0
+"""How long a call waits for workers still busy with a command whose wait timed out, before it
+raises :class:`~vecgym.error.WaitTimeout` itself (``on_worker_failure="raise"``)."""
 CLOSE_TIMEOUT_S = 10.0
 """How long ``close()`` waits for workers to finish (when no timeout is given) before killing."""
 
@@ -180,6 +183,11 @@ NO_ASYNC_MSG = "Calling `{method}` without any prior call to `{partner}`."
 TIMEOUT_MSG = (
     "the call to `{method}` timed out after {timeout} second(s); worker(s) {workers} (envs "
     "{envs}) are still running; their late replies will be discarded"
+)
+LATE_TIMEOUT_MSG = (
+    "worker(s) {workers} (envs {envs}) are still busy with a command whose wait timed out, and "
+    "did not finish within {timeout} second(s) more; nothing was sent to any worker. Call again "
+    "later, or close() the vector env (close(terminate=True) stops them at once)"
 )
 WORKER_DIED_MSG = (
     "worker {worker} of AsyncVectorEnv (pid {pid}, sub-environments {envs}) died unexpectedly: "
@@ -1301,18 +1309,25 @@ class AsyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, A
             return
         restart = self.on_worker_failure == "restart"
         failures: list[int] | None = [] if restart else None
-        deadline = None
-        if restart and self.step_timeout is not None:
-            deadline = time.monotonic() + self.step_timeout
-        finished = self._wait_done(
-            late,
-            deadline,
-            need=len(late),
-            method="",
-            timeout=None,
-            failures=failures,
-            restart_hung=True,
-        )
+        # Bounded: in restart mode by step_timeout (then the worker is replaced), else by
+        # LATE_WAIT_S (then WaitTimeout: nothing hangs on a worker that never finishes).
+        limit = self.step_timeout if restart else LATE_WAIT_S
+        deadline = None if limit is None else time.monotonic() + limit
+        try:
+            finished = self._wait_done(
+                late,
+                deadline,
+                need=len(late),
+                method="",
+                timeout=limit,
+                failures=failures,
+                restart_hung=True,
+            )
+        except error.WaitTimeout:
+            envs = [i for k in late for i in range(*self._slices[k])]
+            raise error.WaitTimeout(
+                LATE_TIMEOUT_MSG.format(workers=late, envs=envs, timeout=limit)
+            ) from None
         for k in finished:
             try:
                 self._take_reply(k)
