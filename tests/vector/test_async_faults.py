@@ -508,8 +508,8 @@ if __name__ == "__main__":
     envs = AsyncVectorEnv([lambda: SlowEnv(step_delay=0.05)] * 2, num_workers=2,
                           context={context!r})
     envs.reset(seed=0)
-    print("pids", *[p.pid for p in envs.processes], flush=True)
-    try:
+    try:  # print inside the try: the SIGINT may arrive right after the line is read
+        print("pids", *[p.pid for p in envs.processes], flush=True)
         while True:
             envs.step(np.array([0, 0]))
     except KeyboardInterrupt:
