@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import multiprocessing
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -208,3 +209,44 @@ def test_close_after_a_call_lets_every_worker_exit_by_itself() -> None:
         env.get_attr("metadata")
         env.close()
         assert [p.exitcode for p in env.processes] == [0, 0]
+
+
+def test_max_concurrency_limits_envs_in_step_and_reset() -> None:
+    """Gymnasium 1.4's max_concurrency: at most that many envs inside reset/step at once."""
+    counter = multiprocessing.get_context("fork").Value("i", 0)
+    peak = multiprocessing.get_context("fork").Value("i", 0)
+
+    class Overlap(CountingEnv):
+        def step(self, action: Any) -> Any:
+            with counter.get_lock():
+                counter.value += 1
+                peak.value = max(peak.value, counter.value)
+            time.sleep(0.01)
+            with counter.get_lock():
+                counter.value -= 1
+            return super().step(action)
+
+    envs = AsyncVectorEnv([Overlap] * 4, num_workers=4, context="fork", max_concurrency=1)
+    try:
+        assert envs.max_concurrency == 1
+        envs.reset(seed=0)
+        for _ in range(3):
+            envs.step(np.zeros(4, dtype=np.int64))
+        assert peak.value == 1
+    finally:
+        envs.close()
+    unlimited = AsyncVectorEnv([Overlap] * 4, num_workers=4, context="fork")
+    try:
+        unlimited.reset(seed=0)
+        peak.value = 0
+        for _ in range(5):
+            unlimited.step(np.zeros(4, dtype=np.int64))
+        assert peak.value > 1  # the check above can fail: without the limit envs overlap
+    finally:
+        unlimited.close()
+
+
+@pytest.mark.parametrize(("value", "match"), [(0, "positive"), (1.5, "integer"), (True, "integer")])
+def test_max_concurrency_must_be_a_positive_integer(value: Any, match: str) -> None:
+    with pytest.raises(ValueError, match=match):
+        AsyncVectorEnv([CountingEnv], context="fork", max_concurrency=value)

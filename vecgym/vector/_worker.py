@@ -106,6 +106,8 @@ class WorkerConfig:
         parent_create_time: the parent's psutil ``create_time`` (tells it from a reused pid).
         cpu: the core this worker pins itself to, or ``None``.
         threads: the BLAS / OpenMP thread count set in the worker, or ``None`` to leave it.
+        limiter: a semaphore shared by the workers, taken around each env's ``reset`` and ``step``
+            (``max_concurrency``), or ``None``.
     """
 
     worker_index: int
@@ -117,6 +119,7 @@ class WorkerConfig:
     parent_create_time: float | None = None
     cpu: int | None = None
     threads: int | None = 1
+    limiter: Any = None
 
 
 class _WorkerState:
@@ -135,6 +138,10 @@ class _WorkerState:
         self.envs = envs
         self.autoenvs = [
             AutoresetEnv(env, config.autoreset_mode, index=config.start + i)
+            if config.limiter is None
+            else _LimitedAutoresetEnv(
+                env, config.autoreset_mode, index=config.start + i, limiter=config.limiter
+            )
             for i, env in enumerate(envs)
         ]
         self.views = views
@@ -144,6 +151,25 @@ class _WorkerState:
         self.obs_in_shm = layout.obs_tree is not None
         self.actions_in_shm = layout.action_tree is not None
         self.running = True
+
+
+class _LimitedAutoresetEnv(AutoresetEnv[Any, Any]):
+    """An :class:`AutoresetEnv` whose ``step`` and ``reset`` hold a shared semaphore while they
+    run (``max_concurrency``)."""
+
+    __slots__ = ("limiter",)
+
+    def __init__(self, env: Any, mode: AutoresetMode, *, index: int, limiter: Any) -> None:
+        super().__init__(env, mode, index=index)
+        self.limiter = limiter
+
+    def step(self, action: Any) -> Any:
+        with self.limiter:
+            return super().step(action)
+
+    def reset(self, **kwargs: Any) -> Any:
+        with self.limiter:
+            return super().reset(**kwargs)
 
 
 # --- reading and writing structured values in shared memory -------------------------------------

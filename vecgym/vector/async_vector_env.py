@@ -208,6 +208,8 @@ CAUSES_EXIT = (
 )
 CAUSES_UNKNOWN = "the process ended without reporting why"
 ON_FAILURE_MSG = "on_worker_failure must be 'raise' or 'restart', got {!r}"
+MAX_CONCURRENCY_TYPE_MSG = "`max_concurrency` must be an integer or None, got {}."
+MAX_CONCURRENCY_VALUE_MSG = "`max_concurrency` must be a positive or None, got {}."
 STEP_TIMEOUT_MSG = "step_timeout must be None or a positive number of seconds, got {!r}"
 WORKER_THREADS_MSG = "worker_threads must be None or an int >= 1, got {!r}"
 RESTARTED_DURING_MSG = (
@@ -391,6 +393,10 @@ class AsyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, A
         observation_mode: ``"same"``, ``"different"`` or a ``(observation_space,
             single_observation_space)`` tuple, as in Gymnasium.
         autoreset_mode: the autoreset mode.
+        max_concurrency: as in Gymnasium 1.4: at most this many sub-environments run ``reset`` or
+            ``step`` at the same moment (a semaphore shared by the workers, taken around each
+            env's call); ``None``: no limit. Each worker steps its envs one after another, so
+            with the default ``num_workers`` the limit only matters below the number of workers.
         num_workers: number of worker processes; ``None``: the usable physical cores (psutil's
             physical count capped by the CPU affinity), at most ``num_envs``.
         batch_size: how many envs :meth:`recv` returns; ``None``: ``num_envs``.
@@ -436,6 +442,7 @@ class AsyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, A
         worker: Callable[..., None] | None = None,
         observation_mode: str | tuple[Space[Any], Space[Any]] = "same",
         autoreset_mode: str | AutoresetMode = AutoresetMode.NEXT_STEP,
+        max_concurrency: int | None = None,
         num_workers: int | None = None,
         batch_size: int | None = None,
         check_actions: bool | str = True,
@@ -452,6 +459,13 @@ class AsyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, A
         self._state = AsyncState.DEFAULT
         self._block_fd: int | None = None
 
+        if max_concurrency is not None and (
+            isinstance(max_concurrency, bool) or not isinstance(max_concurrency, (int, np.integer))
+        ):
+            raise ValueError(MAX_CONCURRENCY_TYPE_MSG.format(type(max_concurrency)))
+        if max_concurrency is not None and max_concurrency < 1:
+            raise ValueError(MAX_CONCURRENCY_VALUE_MSG.format(max_concurrency))
+        self.max_concurrency = None if max_concurrency is None else int(max_concurrency)
         if on_worker_failure not in ("raise", "restart"):
             raise ValueError(ON_FAILURE_MSG.format(on_worker_failure))
         if step_timeout is not None and (
@@ -543,6 +557,11 @@ class AsyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, A
         self.restart_entropy = int(np.random.SeedSequence().generate_state(1, dtype=np.uint32)[0])
         """Mixed into :func:`restart_seed`; set it (e.g. to 0) for reproducible restart seeds."""
         self._cores = _worker_cores(self.num_workers) if self.pin_workers else None
+        self._limiter = (
+            None
+            if self.max_concurrency is None
+            else self._ctx.BoundedSemaphore(self.max_concurrency)
+        )
         try:
             import psutil
 
@@ -603,6 +622,7 @@ class AsyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, A
             parent_create_time=self._parent_create_time,
             cpu=None if self._cores is None else self._cores[k],
             threads=self.worker_threads,
+            limiter=self._limiter,
         )
         process = ctx.Process(  # type: ignore[attr-defined]
             target=self.worker or async_worker,
