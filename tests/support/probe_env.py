@@ -37,4 +37,27 @@ class ProbeEnv(vecgym.Env[Any, Any]):
             "affinity": affinity,
             "OMP_NUM_THREADS": os.environ.get("OMP_NUM_THREADS"),
             "OPENBLAS_NUM_THREADS": os.environ.get("OPENBLAS_NUM_THREADS"),
+            "openblas_threads": openblas_threads(),
         }
+
+
+def openblas_threads() -> int | None:
+    """The thread count numpy's OpenBLAS runs with in this process (``None``: not found)."""
+    import ctypes
+
+    import numpy  # noqa: F401  (loads its OpenBLAS)
+
+    with open("/proc/self/maps") as maps:
+        paths = sorted({line.split()[-1] for line in maps if "openblas" in line.lower()})
+    for path in paths:
+        library = ctypes.CDLL(path)
+        for symbol in (
+            "scipy_openblas_get_num_threads64_",
+            "scipy_openblas_get_num_threads",
+            "openblas_get_num_threads64_",
+            "openblas_get_num_threads",
+        ):
+            getter = getattr(library, symbol, None)
+            if getter is not None:
+                return int(getter())
+    return None

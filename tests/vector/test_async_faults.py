@@ -573,6 +573,8 @@ def test_pinned_workers_and_single_threaded_blas(context: str) -> None:
         assert [p["affinity"] for p in probes] == [[cores[k % len(cores)]] for k in range(3)]
         assert {p["OMP_NUM_THREADS"] for p in probes} == {"1"}
         assert {p["OPENBLAS_NUM_THREADS"] for p in probes} == {"1"}
+        # numpy's OpenBLAS, loaded in the parent before a fork, is capped in the workers too
+        assert {p["openblas_threads"] for p in probes} <= {1, None}
         assert [h["pid"] for h in envs.worker_health()] == [p["pid"] for p in probes]
     finally:
         envs.close()

@@ -409,9 +409,57 @@ def apply_placement(cpu: int | None, threads: int | None) -> None:
         try:
             from threadpoolctl import threadpool_limits  # optional, never a dependency
         except ImportError:
+            # Libraries loaded before the fork (numpy's OpenBLAS) read the variables long ago.
+            limit_loaded_thread_pools(threads)
             return
         with contextlib.suppress(Exception):
             _THREADPOOL_LIMITS.append(threadpool_limits(limits=threads))
+
+
+#: Thread-count setters of the BLAS / OpenMP libraries, by symbol (the first one found is called).
+THREAD_SETTERS = (
+    "scipy_openblas_set_num_threads64_",  # numpy >= 2's bundled OpenBLAS
+    "scipy_openblas_set_num_threads",
+    "openblas_set_num_threads64_",
+    "openblas_set_num_threads",
+    "MKL_Set_Num_Threads",
+    "omp_set_num_threads",
+)
+_POOL_LIBRARY_HINTS = ("blas", "omp", "mkl")
+
+
+def limit_loaded_thread_pools(threads: int) -> list[str]:
+    """Set the thread count of the BLAS / OpenMP libraries already loaded in this process.
+
+    A library reads ``OMP_NUM_THREADS`` and friends when it loads, so under ``fork`` (numpy
+    already imported in the parent) the variables come too late; this calls the libraries' own
+    setters, found in ``/proc/self/maps`` (Linux). Best effort: elsewhere it does nothing.
+
+    Returns:
+        The setters that were called (for tests and benchmarks).
+    """
+    import ctypes
+
+    try:
+        with open("/proc/self/maps") as maps:
+            paths = {line.split()[-1] for line in maps if ".so" in line}
+    except OSError:
+        return []
+    called: list[str] = []
+    for path in sorted(paths):
+        if not any(hint in os.path.basename(path).lower() for hint in _POOL_LIBRARY_HINTS):
+            continue
+        try:
+            library = ctypes.CDLL(path)
+        except OSError:
+            continue
+        for symbol in THREAD_SETTERS:
+            setter = getattr(library, symbol, None)
+            if setter is not None:
+                setter(ctypes.c_int(threads))
+                called.append(symbol)
+                break
+    return called
 
 
 # Keeps threadpoolctl's limiter alive for the life of the worker.
