@@ -396,6 +396,56 @@ def test_restart_in_send_recv() -> None:
         envs.close()
 
 
+def test_restart_replaces_a_hung_worker_in_send_recv() -> None:
+    """A worker busy past step_timeout during recv is replaced like a dead one."""
+    envs = _vec([DyingEnv] * 4, "fork", on_worker_failure="restart", step_timeout=0.3)
+    try:
+        envs.reset(seed=0)
+        envs.set_attr("how", "hang", indices=[2])
+        envs.set_attr("die_at", 1, indices=[2])
+        envs.send(Z4, env_ids=[0, 1, 2, 3])
+        seen: dict[int, tuple[float, bool, bool]] = {}
+        while len(seen) < 4:
+            obs, _, _, truncated, infos, ids = envs.recv(timeout=WAIT_S)
+            for row, i in enumerate(ids.tolist()):
+                restarted = bool(infos.get("worker_restarted", np.zeros(len(ids)))[row])
+                seen[i] = (float(obs[row, 0]), bool(truncated[row]), restarted)
+        assert seen == {
+            0: (1.0, False, False),
+            1: (1.0, False, False),
+            2: (0.0, True, True),
+            3: (0.0, True, True),
+        }
+        assert envs.restart_count == 1
+        envs.send(Z4, env_ids=[0, 1, 2, 3])  # the replacement worker steps normally
+        got = 0
+        while got < 4:
+            *_, ids = envs.recv(timeout=WAIT_S)
+            got += len(ids)
+        assert envs.restart_count == 1
+    finally:
+        envs.close()
+
+
+def test_recv_timeout_in_restart_mode_still_raises_for_slow_but_alive_workers() -> None:
+    envs = _vec(
+        [lambda: SlowEnv(step_delay=0.5, slow_after=0)] * 2,
+        "fork",
+        on_worker_failure="restart",
+        step_timeout=5.0,
+    )
+    try:
+        envs.reset(seed=0)
+        envs.send(np.zeros(2, dtype=np.int64))
+        with pytest.raises(error.WaitTimeout, match="recv"):
+            envs.recv(timeout=0.05)
+        assert envs.restart_count == 0
+        *_, ids = envs.recv(timeout=WAIT_S)  # nothing was lost: the late results still come
+        assert sorted(ids.tolist()) in ([0], [1], [0, 1])
+    finally:
+        envs.close()
+
+
 def test_restart_options_are_validated() -> None:
     with pytest.raises(ValueError, match="on_worker_failure"):
         AsyncVectorEnv([DyingEnv], on_worker_failure="ignore")

@@ -543,6 +543,7 @@ class AsyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, A
 
         self._seq = 0
         self._outstanding = [0] * self.num_workers
+        self._posted_at = [0.0] * self.num_workers  # when each worker was sent its command
         self._pending_workers: list[int] = []
         self._restarts = [0] * self.num_workers
         self._restarted_now: list[int] = []
@@ -1045,9 +1046,33 @@ class AsyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, A
             busy = [k for k in range(self.num_workers) if self._outstanding[k]]
             assert busy, "envs in flight without a busy worker"
             failures: list[int] | None = [] if restart else None
+            # In restart mode a worker busy for longer than step_timeout is hung: wake up when the
+            # earliest busy worker reaches that point, to replace it.
+            hung_at = None
+            if restart and self.step_timeout is not None:
+                hung_at = min(self._posted_at[k] for k in busy) + self.step_timeout
+            wait_until = deadline if hung_at is None else min(hung_at, deadline or hung_at)
             finished = self._wait_done(
-                busy, deadline, need=1, method="recv", timeout=timeout, failures=failures
+                busy,
+                wait_until,
+                need=1,
+                method="recv",
+                timeout=timeout,
+                failures=failures,
+                restart_hung=hung_at is not None,
             )
+            if failures:
+                failures[:] = self._dead_or_hung(failures, finished)
+            if (
+                not finished
+                and not failures
+                and deadline is not None
+                and time.monotonic() >= deadline
+            ):
+                envs = np.flatnonzero(self._env_state == _RUNNING).tolist()
+                raise error.WaitTimeout(
+                    TIMEOUT_MSG.format(method="recv", timeout=timeout, workers=busy, envs=envs)
+                )
             for k in finished:
                 try:
                     self._collect_pool(k)
@@ -1086,6 +1111,21 @@ class AsyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, A
         if self.autoreset_mode is AutoresetMode.DISABLED:
             self._ended[ids] |= terminated | truncated
         return obs, views.rewards[ids], terminated, truncated, infos, ids
+
+    def _dead_or_hung(self, candidates: list[int], finished: list[int]) -> list[int]:
+        """The workers of ``candidates`` to replace: dead ones, and those busy with their command
+        for at least ``step_timeout`` (the others were only still running at a wake-up)."""
+        now = time.monotonic()
+        step_timeout = self.step_timeout
+        return [
+            k
+            for k in dict.fromkeys(candidates)
+            if k not in finished
+            and (
+                self.processes[k].exitcode is not None
+                or (step_timeout is not None and now - self._posted_at[k] >= step_timeout)
+            )
+        ]
 
     def _collect_pool(self, k: int) -> None:
         reply = self._take_reply(k)
@@ -1365,6 +1405,7 @@ class AsyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, A
     def _post(self, k: int, command: Command, payload: Any) -> None:
         self._seq += 1
         seq = self._seq
+        self._posted_at[k] = time.monotonic()
         self._views.command[k] = pack_command(seq, command)
         self._wake[k].release()
         self._outstanding[k] = seq
