@@ -12,8 +12,11 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+import pytest
 
-__all__ = ["NextStepReference", "assert_same_array_infos"]
+from vecgym import error
+
+__all__ = ["NextStepReference", "assert_same_array_infos", "reset_ended_envs_both"]
 
 
 class NextStepReference:
@@ -61,3 +64,16 @@ def assert_same_array_infos(ours: dict[str, Any], theirs: dict[str, Any]) -> Non
                     np.testing.assert_array_equal(mine, other, strict=True)
         else:
             np.testing.assert_array_equal(ours[key], value, strict=True)
+
+
+def reset_ended_envs_both(ours: Any, theirs: Any, actions: Any, ended: np.ndarray) -> Any:
+    """DISABLED mode: ``ours`` refuses to step ended envs; reset them in both, compare, and
+    return the observations after the reset."""
+    with pytest.raises(error.ResetNeeded, match="must be reset"):
+        ours.step(actions)
+    options = {"reset_mask": ended}
+    obs_ours, info_ours = ours.reset(options=options)
+    obs_theirs, info_theirs = theirs.reset(options=options)
+    np.testing.assert_array_equal(obs_ours, obs_theirs, strict=True)
+    assert info_ours == info_theirs == {}
+    return obs_theirs

@@ -373,35 +373,13 @@ def test_restart_and_autoreset_modes(mode: AutoresetMode) -> None:
         envs.close()
 
 
-def test_restart_in_send_recv() -> None:
-    envs = _vec([DyingEnv] * 4, "fork", on_worker_failure="restart")
-    try:
-        envs.reset(seed=0)
-        envs.set_attr("die_at", 1, indices=[2])
-        envs.send(Z4, env_ids=[0, 1, 2, 3])
-        seen: dict[int, tuple[float, bool, bool]] = {}
-        while len(seen) < 4:
-            obs, _, _, truncated, infos, ids = envs.recv(timeout=WAIT_S)
-            for row, i in enumerate(ids.tolist()):
-                restarted = bool(infos.get("worker_restarted", np.zeros(len(ids)))[row])
-                seen[i] = (float(obs[row, 0]), bool(truncated[row]), restarted)
-        assert seen == {
-            0: (1.0, False, False),
-            1: (1.0, False, False),
-            2: (0.0, True, True),
-            3: (0.0, True, True),
-        }
-        assert envs.restart_count == 1
-    finally:
-        envs.close()
-
-
-def test_restart_replaces_a_hung_worker_in_send_recv() -> None:
-    """A worker busy past step_timeout during recv is replaced like a dead one."""
+@pytest.mark.parametrize("how", ["exit", "hang"])
+def test_restart_in_send_recv(how: str) -> None:
+    """A worker that dies, or stays busy past step_timeout, during recv is replaced."""
     envs = _vec([DyingEnv] * 4, "fork", on_worker_failure="restart", step_timeout=0.3)
     try:
         envs.reset(seed=0)
-        envs.set_attr("how", "hang", indices=[2])
+        envs.set_attr("how", how, indices=[2])
         envs.set_attr("die_at", 1, indices=[2])
         envs.send(Z4, env_ids=[0, 1, 2, 3])
         seen: dict[int, tuple[float, bool, bool]] = {}
