@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from vecgym.vector import VectorEnv
+
 README = Path(__file__).resolve().parents[1] / "README.md"
 BLOCKS = re.findall(r"```python\n(.*?)```", README.read_text(), flags=re.DOTALL)
 
@@ -17,7 +19,15 @@ def test_readme_has_examples() -> None:
 
 @pytest.mark.parametrize("index", range(len(BLOCKS)))
 def test_readme_example_runs(index: int, capsys: pytest.CaptureFixture[str]) -> None:
-    exec(compile(BLOCKS[index], f"README.md block {index}", "exec"), {"__name__": "__readme__"})
+    """Each block runs to its end, prints one line per ``print`` and closes its vector envs."""
+    block = BLOCKS[index]
+    namespace: dict[str, object] = {"__name__": "__readme__"}
+    exec(compile(block, f"README.md block {index}", "exec"), namespace)
+    printed = capsys.readouterr().out.splitlines()
+    assert len(printed) == len(re.findall(r"^\s*print\(", block, flags=re.MULTILINE))
+    assert all(line.strip() for line in printed)
+    vector_envs = [value for value in namespace.values() if isinstance(value, VectorEnv)]
+    assert [env for env in vector_envs if not env.closed] == []
 
 
 def test_readme_commands_are_the_ci_commands() -> None:

@@ -546,7 +546,9 @@ def test_load_env_creator() -> None:
 
 def test_register_envs_is_a_no_op() -> None:
     module = types.ModuleType("plugin")
-    register_envs(module)  # accepted, and nothing happens
+    before = dict(registry)
+    assert register_envs(module) is None
+    assert dict(registry) == before
 
 
 # --- pprint_registry ------------------------------------------------------------------------------

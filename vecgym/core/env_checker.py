@@ -21,8 +21,8 @@ Differences from Gymnasium, on purpose:
 
 from __future__ import annotations
 
-import importlib
 import inspect
+from collections.abc import Callable
 from copy import deepcopy
 from itertools import combinations
 from typing import Any
@@ -194,10 +194,28 @@ MSG_CLOSE_TWICE_RAISED = (
 _LEGACY_GYM_BASES = ("<class 'gym.core.Env'>", "<class 'gym.core.Wrapper'>")
 _ARRAY_TOLERANCE = 1e-5
 
-#: ``metadata`` flag -> the wrapper (in :mod:`vecgym.wrappers`) that converts the environment to
-#: numpy before checking it. Looked up only when the flag is set, so this module never imports
-#: the wrappers layer by itself.
+#: ``metadata`` flag -> the name of the wrapper (in :mod:`vecgym.wrappers`) that converts the
+#: environment to numpy before checking it. The wrapper is found through the lookup that
+#: :mod:`vecgym.wrappers` installs with :func:`install_wrapper_lookup`, so this module never
+#: imports the wrappers layer, not even lazily.
 _TO_NUMPY_WRAPPERS = (("jax", "JaxToNumpy"), ("torch", "TorchToNumpy"))
+NO_WRAPPER_LOOKUP_MSG = (
+    "check_env needs the {wrapper} wrapper for an environment with metadata[{flag!r}] set; "
+    "`import vecgym.wrappers` first."
+)
+
+#: ``name -> wrapper class``, installed by :mod:`vecgym.wrappers` when it is imported.
+_wrapper_lookup: Callable[[str], Any] | None = None
+
+
+def install_wrapper_lookup(lookup: Callable[[str], Any]) -> None:
+    """Install the function that finds a wrapper of :mod:`vecgym.wrappers` by name.
+
+    Called once by :mod:`vecgym.wrappers`; :func:`check_env` uses it to convert jax or torch
+    environments to numpy without this (core) module importing the wrappers layer.
+    """
+    global _wrapper_lookup
+    _wrapper_lookup = lookup
 
 
 # ---------------------------------------------------------------------------------------------
@@ -553,14 +571,16 @@ def _require_env(env: object) -> None:
 def _to_numpy(env: Env[Any, Any]) -> Env[Any, Any]:
     """Wrap a jax or torch environment (by its metadata flag) so the checks see numpy data.
 
-    The wrapper is imported here, on demand: the core layer never imports ``vecgym.wrappers``
-    at import time.
+    Raises:
+        vecgym.error.Error: if the flag is set but :mod:`vecgym.wrappers` was never imported.
     """
     for flag, wrapper_name in _TO_NUMPY_WRAPPERS:
         if env.metadata.get(flag, False):
-            wrappers = importlib.import_module("vecgym.wrappers")
-            wrapper: Any = getattr(wrappers, wrapper_name)
-            return wrapper(env)
+            if _wrapper_lookup is None:
+                raise error.Error(NO_WRAPPER_LOOKUP_MSG.format(wrapper=wrapper_name, flag=flag))
+            wrapper: Any = _wrapper_lookup(wrapper_name)
+            wrapped: Env[Any, Any] = wrapper(env)
+            return wrapped
     return env
 
 

@@ -137,6 +137,10 @@ BAD_ENTRY_POINT_MSG = (
     "An entry point must be a callable or a string of the form 'module:attribute', got {name!r}"
 )
 MISSING_ENTRY_POINT_ATTR_MSG = "Module '{module}' has no attribute '{attr}' (entry point {name!r})"
+NO_ENV_BUILDER_MSG = (
+    "EnvSpec.make needs vecgym's environment builder, which is installed when "
+    "`vecgym.envs` is imported; call `vecgym.make(spec)` or `import vecgym.envs` first."
+)
 
 
 # --- creator protocols ----------------------------------------------------------------------------
@@ -150,6 +154,22 @@ class VectorEnvCreator(Protocol):
     """A callable that builds a vector environment from keyword arguments (incl. ``num_envs``)."""
 
     def __call__(self, **kwargs: Any) -> Any: ...
+
+
+# --- the builder hook ----------------------------------------------------------------------------
+#: The function :meth:`EnvSpec.make` calls: ``vecgym.envs.registration.make``, installed by that
+#: module (the composition root) when it is imported. ``None`` until then.
+_env_builder: Callable[..., Env] | None = None
+
+
+def install_env_builder(builder: Callable[..., Env]) -> None:
+    """Install the function that :meth:`EnvSpec.make` calls as ``builder(spec, **kwargs)``.
+
+    Called once by :mod:`vecgym.envs.registration`; the core layer thereby builds environments
+    without importing the layers above it.
+    """
+    global _env_builder
+    _env_builder = builder
 
 
 # --- specifications -------------------------------------------------------------------------------
@@ -231,12 +251,16 @@ class EnvSpec:
     def make(self, **kwargs: Any) -> Env:
         """Build the environment this spec describes: ``vecgym.make(self, **kwargs)``.
 
-        ``make`` lives in :mod:`vecgym.envs.registration` (the composition root); it is imported
-        when this method is called, so this module stays free of upper-layer imports.
+        ``make`` lives in :mod:`vecgym.envs.registration` (the composition root), which installs
+        it here through :func:`install_env_builder` when it is imported; this module never imports
+        an upper layer, not even lazily.
+
+        Raises:
+            vecgym.error.Error: if no builder is installed (``vecgym.envs`` was never imported).
         """
-        builder = importlib.import_module("vecgym.envs.registration")
-        env: Env = builder.make(self, **kwargs)
-        return env
+        if _env_builder is None:
+            raise error.Error(NO_ENV_BUILDER_MSG)
+        return _env_builder(self, **kwargs)
 
     def to_json(self) -> str:
         """Serialise the spec to a JSON string (without the parsed namespace, name and version).

@@ -39,6 +39,7 @@ from vecgym.core.registration import (
     WrapperSpec,
     find_highest_version,
     get_env_id,
+    install_env_builder,
     load_env_creator,
     namespace,
     parse_env_id,
@@ -492,3 +493,7 @@ def _check_autoreset_metadata(env: Any) -> None:
     autoreset_mode = importlib.import_module("vecgym.vector").AutoresetMode
     if not isinstance(metadata["autoreset_mode"], autoreset_mode):
         logger.warn(VEC_BAD_AUTORESET_MSG.format(env=env, type=type(metadata["autoreset_mode"])))
+
+
+# The composition root hands its builder down to the core layer, for ``EnvSpec.make``.
+install_env_builder(make)

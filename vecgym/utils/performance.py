@@ -23,9 +23,13 @@ import numpy as np
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from vecgym.core.env import Env
-    from vecgym.vector.vector_env import AutoresetMode, VectorEnv
+    from vecgym.vector.vector_env import VectorEnv
 
 __all__ = ["benchmark_init", "benchmark_render", "benchmark_step", "benchmark_vector_step"]
+
+# The values of ``vecgym.vector.AutoresetMode.NEXT_STEP`` and ``.DISABLED`` (and Gymnasium's).
+_NEXT_STEP = "NextStep"
+_DISABLED = "Disabled"
 
 
 def benchmark_step(env: Env[Any, Any], target_duration: int = 5, seed: int | None = None) -> float:
@@ -64,13 +68,15 @@ def benchmark_step(env: Env[Any, Any], target_duration: int = 5, seed: int | Non
             return steps / (end - start)
 
 
-def _autoreset_mode(env: VectorEnv[Any, Any, Any]) -> AutoresetMode:
-    """The vector environment's autoreset mode (``NEXT_STEP`` when its metadata has none)."""
-    # Imported here: this module sits in the core layer, below the vector layer.
-    from vecgym.vector.vector_env import AutoresetMode
+def _autoreset_mode(env: VectorEnv[Any, Any, Any]) -> str:
+    """The value of the vector environment's autoreset mode (``"NextStep"`` when unset).
 
-    mode = env.metadata.get("autoreset_mode", AutoresetMode.NEXT_STEP)
-    return AutoresetMode(mode) if isinstance(mode, str) else mode
+    The mode is compared by its value (``AutoresetMode.NEXT_STEP.value == "NextStep"``), so this
+    module, in the layer below :mod:`vecgym.vector`, never imports it; a plain string in the
+    metadata (as some third-party vector environments use) is read the same way.
+    """
+    mode = env.metadata.get("autoreset_mode", _NEXT_STEP)
+    return str(getattr(mode, "value", mode))
 
 
 def benchmark_vector_step(
@@ -93,8 +99,6 @@ def benchmark_vector_step(
     Returns:
         The average number of sub-environment steps per second.
     """
-    from vecgym.vector.vector_env import AutoresetMode  # lazily: the vector layer is above
-
     env.action_space.seed(seed)
     env.reset(seed=seed)
     env.step(env.action_space.sample())
@@ -107,12 +111,12 @@ def benchmark_vector_step(
     while True:
         _, _, terminated, truncated, _ = env.step(env.action_space.sample())
         done = np.logical_or(terminated, truncated)
-        if mode is AutoresetMode.NEXT_STEP:
+        if mode == _NEXT_STEP:
             steps += env.num_envs - int(np.count_nonzero(previous_done))
             previous_done = done
         else:
             steps += env.num_envs
-        if mode is AutoresetMode.DISABLED and np.any(done):
+        if mode == _DISABLED and np.any(done):
             env.reset(options={"reset_mask": done})
         end = time.time()
         if end - start > target_duration:

@@ -19,8 +19,10 @@ replacement.
 from __future__ import annotations
 
 import importlib
+import sys
 from typing import Any
 
+from vecgym.core.env_checker import install_wrapper_lookup
 from vecgym.wrappers import _deprecated
 from vecgym.wrappers.atari_preprocessing import AtariPreprocessing
 from vecgym.wrappers.common import (
@@ -121,6 +123,15 @@ _LAZY_MODULES: dict[str, str] = {
 _SUBPACKAGES = frozenset({"vector"})
 
 NO_ATTRIBUTE_MSG = "module {module!r} has no attribute {name!r}"
+
+
+def _wrapper_named(name: str) -> Any:
+    """The wrapper called ``name`` (loading a lazy one): the lookup the env checker uses."""
+    return getattr(sys.modules[__name__], name)
+
+
+# Hand the env checker (core layer) its way to the to-numpy wrappers.
+install_wrapper_lookup(_wrapper_named)
 
 
 def __getattr__(name: str) -> Any:
