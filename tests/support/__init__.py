@@ -1,1 +1,1 @@
-"""Shared test doubles (see DESIGN.md, section 6)."""
+"""Shared test doubles (see docs/architecture.md, section 8)."""
