@@ -177,12 +177,15 @@ def test_normalize_reward_modes(mode: AutoresetMode) -> None:
     envs = vw.NormalizeReward(_envs(mode), gamma=1.0)
     envs.reset(seed=0)
     log = _drive(envs, mode, 8)
-    # each episode's returns are 1, 2 and then r_T = 1 (Gymnasium's (1 - terminated) factor)
-    per_episode = [1, 1, 2, 2, 1, 1]
-    episodes = 2
-    expected = _reference(per_episode * episodes, shape=())
-    if mode is not AutoresetMode.NEXT_STEP:
-        expected = _reference(per_episode * episodes + [1, 1, 2, 2], shape=())
+    # the first episode's returns are 1, 2 and then r_T = 1 (Gymnasium's (1 - terminated) factor)
+    first = [1, 1, 2, 2, 1, 1]
+    if mode is AutoresetMode.NEXT_STEP:
+        # as Gymnasium 1.4 (and N single envs under Autoreset(NormalizeReward)): the next
+        # episode's return starts from the last one, r_T = 1
+        expected = _reference([*first, 2, 2, 3, 3, 1, 1], shape=())
+    else:
+        # SAME_STEP: the return restarts right after the end; DISABLED: the reset restarts it
+        expected = _reference([*first, *first, 1, 1, 2, 2], shape=())
     assert envs.return_rms.count == pytest.approx(expected.count)
     np.testing.assert_allclose(envs.return_rms.var, expected.var, rtol=1e-6)
     last_rewards = log[-1][2] if log[-1][0] == "step" else log[-2][2]
@@ -193,6 +196,7 @@ def test_normalize_reward_modes(mode: AutoresetMode) -> None:
 
 @pytest.mark.parametrize("mode", MODES)
 def test_normalize_reward_partial_reset_keeps_other_returns(mode: AutoresetMode) -> None:
+    # differs from Gymnasium 1.4 on purpose: its partial reset restarts every env's return
     envs = vw.NormalizeReward(_envs(mode, terminate_at=None), gamma=1.0)
     envs.reset(seed=0)
     envs.step(ONES)
@@ -337,3 +341,64 @@ def test_matches_single_env_wrapper_on_cartpole(
         if terminated.any() or truncated.any():
             break
     envs.close()
+
+
+@pytest.mark.parametrize("env_id", ["CartPole-v1", "MountainCar-v0"])
+@pytest.mark.parametrize("mode", [AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP])
+def test_normalize_reward_matches_gymnasium_vector(env_id: str, mode: AutoresetMode) -> None:
+    gymnasium = pytest.importorskip("gymnasium")
+    from gymnasium.wrappers.vector import NormalizeReward as TheirNormalizeReward
+
+    import vecgym
+
+    def run(lib: Any, wrapper: Any) -> tuple[Any, np.ndarray]:
+        modes = lib.vector.AutoresetMode
+        envs = wrapper(
+            lib.make_vec(
+                env_id,
+                num_envs=3,
+                vectorization_mode="sync",
+                vector_kwargs={"autoreset_mode": modes(mode.value)},
+            )
+        )
+        envs.reset(seed=0)
+        envs.action_space.seed(1)
+        rewards = [envs.step(envs.action_space.sample())[1] for _ in range(400)]
+        envs.close()
+        return envs.return_rms, np.array(rewards)
+
+    ours, our_rewards = run(vecgym, vw.NormalizeReward)
+    theirs, their_rewards = run(gymnasium, TheirNormalizeReward)
+    assert (ours.mean, ours.var, ours.count) == (theirs.mean, theirs.var, theirs.count)
+    np.testing.assert_array_equal(our_rewards, their_rewards)
+
+
+def test_normalize_reward_matches_single_envs_under_autoreset() -> None:
+    import vecgym
+    from vecgym.wrappers import Autoreset, NormalizeReward
+
+    num_envs, steps = 3, 400
+    envs = vw.NormalizeReward(
+        vecgym.make_vec("CartPole-v1", num_envs=num_envs, vectorization_mode="sync")
+    )
+    envs.reset(seed=0)
+    envs.action_space.seed(1)
+    actions = [envs.action_space.sample() for _ in range(steps)]
+    for action in actions:
+        envs.step(action)
+    envs.close()
+
+    pooled = RunningMeanStd(shape=())
+    for index in range(num_envs):
+        normalizer = NormalizeReward(vecgym.make("CartPole-v1", disable_env_checker=True))
+        single = Autoreset(normalizer)
+        single.reset(seed=index)
+        for action in actions:
+            single.step(action[index])
+        stats = normalizer.return_rms
+        pooled.update_from_moments(stats.mean, stats.var, stats.count - 1e-4)
+        single.close()
+    assert pooled.count == pytest.approx(envs.return_rms.count)
+    # the vector wrapper sums the returns in float32, the single one in float64
+    np.testing.assert_allclose(pooled.mean, envs.return_rms.mean, rtol=1e-5)
+    np.testing.assert_allclose(pooled.var, envs.return_rms.var, rtol=1e-5)

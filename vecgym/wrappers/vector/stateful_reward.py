@@ -32,12 +32,14 @@ class NormalizeReward(
     steps of its episode; :attr:`return_rms` is updated with the returns of the envs that made an
     episode step, and every reward is returned divided by ``sqrt(return_rms.var + epsilon)``.
 
-    The return restarts (at 0) whenever an env starts a new episode: after a ``NEXT_STEP`` reset
-    step (which is not an episode step and does not update the statistics), right after a
-    ``SAME_STEP`` episode end, and on a reset of that env, a partial reset touching only the envs
-    it marks. Gymnasium 1.4 instead carries the return of a ``NEXT_STEP`` / ``DISABLED`` episode
-    into the next one (the last reward after a termination, the whole return after a truncation)
-    and zeroes every env's return on a partial reset.
+    As in Gymnasium 1.4, a return is not restarted when an episode ends under ``NEXT_STEP``
+    (or ``DISABLED``): the reset step is skipped (it is not an episode step and does not update
+    the statistics) and the next episode's return starts from the last one (the last reward
+    after a termination, the whole return after a truncation), so that N envs end with the
+    ``return_rms`` of N single envs under ``Autoreset(NormalizeReward(env))``. Under
+    ``SAME_STEP`` the return restarts at 0 right after an episode end. A reset restarts the
+    returns of the envs it resets; Gymnasium 1.4 restarts every env's return even on a partial
+    reset (``options["reset_mask"]``), vecgym only those of the envs in the mask (on purpose).
 
     The statistics can be frozen (``update_running_mean = False``), read and replaced
     (``state_dict()`` / ``load_state_dict()``) and saved to / loaded from ``.npz`` files
@@ -112,7 +114,6 @@ class NormalizeReward(
         episodes = self._episodes.step(terminations, truncations)
         counted = episodes.counted
         rewards_array = np.asarray(rewards)
-        self.accumulated_reward[episodes.started] = 0.0
         not_terminated = 1 - np.asarray(terminations)[counted]
         self.accumulated_reward[counted] = (
             self.accumulated_reward[counted] * self.gamma * not_terminated + rewards_array[counted]
