@@ -123,6 +123,11 @@ import numpy.typing as npt
 from vecgym import error, logger
 from vecgym.core.env import ActType, Env, ObsType, RenderFrame
 from vecgym.core.spaces.space import Space
+from vecgym.vector._arguments import (
+    normalize_indices,
+    normalize_seeds,
+    split_reset_options,
+)
 from vecgym.vector._async.placement import (
     default_start_method,
     split_slices,
@@ -151,11 +156,6 @@ from vecgym.vector._boundary import (
     make_action_check,
 )
 from vecgym.vector.autoreset import STEP_AFTER_END_MSG
-from vecgym.vector.sync_vector_env import (
-    normalize_indices,
-    normalize_seeds,
-    split_reset_options,
-)
 from vecgym.vector.utils import (
     CloudpickleWrapper,
     batch_differing_spaces,
