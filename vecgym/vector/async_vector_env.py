@@ -110,8 +110,6 @@ import multiprocessing
 import os
 import pickle
 import signal
-import sys
-import threading
 import time
 from collections.abc import Callable, Sequence
 from multiprocessing.connection import Connection
@@ -125,31 +123,39 @@ import numpy.typing as npt
 from vecgym import error, logger
 from vecgym.core.env import ActType, Env, ObsType, RenderFrame
 from vecgym.core.spaces.space import Space
-from vecgym.vector._boundary import (
-    CHECK_ACTIONS_MSG,
-    check_env_fns_picklable,
-    check_not_before_reset,
-    make_action_check,
+from vecgym.vector._arguments import (
+    normalize_indices,
+    normalize_seeds,
+    split_reset_options,
 )
-from vecgym.vector._protocol import (
+from vecgym.vector._async.placement import (
+    default_start_method,
+    split_slices,
+    thread_env_for_start,
+    usable_cores,
+    worker_cores,
+)
+from vecgym.vector._async.protocol import (
     Command,
     RemoteError,
     Reply,
     Request,
     SharedLayout,
     create_block,
+    is_done,
     leaf_tree,
     pack_command,
     unpack_done,
     yield_cpu,
 )
-from vecgym.vector._worker import WorkerConfig, async_worker
-from vecgym.vector.autoreset import STEP_AFTER_END_MSG
-from vecgym.vector.sync_vector_env import (
-    normalize_indices,
-    normalize_seeds,
-    split_reset_options,
+from vecgym.vector._async.worker import WorkerConfig, async_worker
+from vecgym.vector._boundary import (
+    CHECK_ACTIONS_MSG,
+    check_env_fns_picklable,
+    check_not_before_reset,
+    make_action_check,
 )
+from vecgym.vector.autoreset import STEP_AFTER_END_MSG
 from vecgym.vector.utils import (
     CloudpickleWrapper,
     batch_differing_spaces,
@@ -265,34 +271,6 @@ class RemoteTraceback(Exception):
         return self.text
 
 
-def usable_cores() -> int:
-    """Physical cores this process may run on: psutil's physical count capped by its affinity."""
-    import psutil
-
-    physical = psutil.cpu_count(logical=False) or os.cpu_count() or 1
-    if hasattr(os, "sched_getaffinity"):
-        physical = min(physical, len(os.sched_getaffinity(0)))
-    return max(1, physical)
-
-
-def default_start_method() -> str:
-    """The start method used when ``context=None`` (see the module docstring for why)."""
-    methods = multiprocessing.get_all_start_methods()
-    if "fork" in methods and sys.platform != "darwin" and threading.active_count() == 1:
-        return "fork"
-    return "forkserver" if "forkserver" in methods else "spawn"
-
-
-def _split(num_envs: int, num_workers: int) -> list[tuple[int, int]]:
-    base, extra = divmod(num_envs, num_workers)
-    slices, start = [], 0
-    for k in range(num_workers):
-        stop = start + base + (1 if k < extra else 0)
-        slices.append((start, stop))
-        start = stop
-    return slices
-
-
 def _copy_tree(value: Any) -> Any:
     if isinstance(value, np.ndarray):
         return value.copy()
@@ -361,15 +339,6 @@ def restart_seed(base_seed: int | None, env_index: int, restart: int, entropy: i
     return int(sequence.generate_state(1, dtype=np.uint32)[0])
 
 
-def _worker_cores(num_workers: int) -> list[int]:
-    """The core worker ``k`` is pinned to: ``k`` modulo the cores this process may use."""
-    if hasattr(os, "sched_getaffinity"):
-        cores = sorted(os.sched_getaffinity(0))
-    else:  # pragma: no cover - non-Linux
-        cores = list(range(os.cpu_count() or 1))
-    return [cores[k % len(cores)] for k in range(num_workers)]
-
-
 class AsyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, ActType]):
     """Runs environments in worker processes (several per worker), results in shared memory.
 
@@ -388,8 +357,9 @@ class AsyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, A
             module docstring).
         daemon: start the workers as daemon processes.
         worker: replaces the worker function; it is called in the child as
-            ``worker(config, conn, parent_conn, wake, done)`` (see :func:`vecgym.vector._worker.
-            async_worker`; Gymnasium's per-env worker signature does not apply here).
+            ``worker(config, conn, parent_conn, wake, done)`` (see
+            :func:`vecgym.vector._async.worker.async_worker`; Gymnasium's per-env worker signature
+            does not apply here).
         observation_mode: ``"same"``, ``"different"`` or a ``(observation_space,
             single_observation_space)`` tuple, as in Gymnasium.
         autoreset_mode: the autoreset mode.
@@ -533,7 +503,7 @@ class AsyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, A
             raise ValueError(CONTEXT_MSG.format(methods, context))
         self.context = context if context is not None else default_start_method()
         self._ctx = multiprocessing.get_context(self.context)
-        self._slices = _split(self.num_envs, self.num_workers)
+        self._slices = split_slices(self.num_envs, self.num_workers)
         self._worker_of_env = np.concatenate(
             [np.full(b - a, k, dtype=np.intp) for k, (a, b) in enumerate(self._slices)]
         )
@@ -557,7 +527,7 @@ class AsyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, A
         self._reset_request: tuple[list[int | None], Any, npt.NDArray[np.bool_]] | None = None
         self.restart_entropy = int(np.random.SeedSequence().generate_state(1, dtype=np.uint32)[0])
         """Mixed into :func:`restart_seed`; set it (e.g. to 0) for reproducible restart seeds."""
-        self._cores = _worker_cores(self.num_workers) if self.pin_workers else None
+        self._cores = worker_cores(self.num_workers) if self.pin_workers else None
         self._limiter = (
             None
             if self.max_concurrency is None
@@ -639,31 +609,10 @@ class AsyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, A
         )
         self.parent_pipes[k] = parent_conn
         self.processes[k] = process
-        with clear_mpi_env_vars(), self._thread_env():
+        with clear_mpi_env_vars(), thread_env_for_start(self.context, self.worker_threads):
             process.start()
         child_conn.close()
         self._health[k] = None
-
-    @contextlib.contextmanager
-    def _thread_env(self) -> Any:
-        """Under ``spawn`` the child imports numpy before the worker runs: set the thread
-        variables for the start only (restored at once), so its BLAS pool starts small."""
-        if self.context != "spawn" or self.worker_threads is None:
-            yield
-            return
-        from vecgym.vector._worker import THREAD_ENV_VARS
-
-        saved = {name: os.environ.get(name) for name in THREAD_ENV_VARS}
-        try:
-            for name in THREAD_ENV_VARS:
-                os.environ[name] = str(self.worker_threads)
-            yield
-        finally:
-            for name, value in saved.items():
-                if value is None:
-                    os.environ.pop(name, None)
-                else:
-                    os.environ[name] = value
 
     def _set_observation_spaces(self, first_space: Space[Any]) -> None:
         mode = self.observation_mode
@@ -1450,7 +1399,7 @@ class AsyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, A
         spin_s = self._parent_spin_s if self._recent_wait_s <= self._parent_spin_s else 0.0
         while True:
             for k in pending[:]:
-                if int(done_words[k]) >> 2 == outstanding[k]:
+                if is_done(int(done_words[k]), outstanding[k]):
                     pending.remove(k)
                     finished.append(k)
             if len(finished) >= need or not pending:
@@ -1460,12 +1409,12 @@ class AsyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, A
             if spin_s > 0.0:
                 end = time.perf_counter() + spin_s
                 while time.perf_counter() < end:
-                    if any(int(done_words[k]) >> 2 == outstanding[k] for k in pending):
+                    if any(is_done(int(done_words[k]), outstanding[k]) for k in pending):
                         break
                     yield_cpu()
                 else:
                     spin_s = 0.0  # spun once in vain: block from now on
-                if any(int(done_words[k]) >> 2 == outstanding[k] for k in pending):
+                if any(is_done(int(done_words[k]), outstanding[k]) for k in pending):
                     continue
             slice_s = WAIT_SLICE_S
             if deadline is not None:
@@ -1484,7 +1433,7 @@ class AsyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, A
             if not self._done.acquire(True, slice_s):
                 for k in pending[:]:
                     if self.processes[k].exitcode is not None and (
-                        int(done_words[k]) >> 2 != outstanding[k]
+                        not is_done(int(done_words[k]), outstanding[k])
                     ):
                         if failures is None:
                             raise self._died(k)

@@ -30,8 +30,8 @@ from vecgym import error, logger
 from vecgym.core import seeding
 from vecgym.core.spaces.box import Box
 from vecgym.core.spaces.discrete import Discrete
+from vecgym.vector._arguments import normalize_seeds, split_reset_options
 from vecgym.vector.autoreset import BatchAutoreset
-from vecgym.vector.sync_vector_env import normalize_seeds, split_reset_options
 from vecgym.vector.utils import batch_space
 from vecgym.vector.vector_env import AutoresetMode, VectorEnv
 

@@ -14,6 +14,18 @@ from vecgym.core.env import ActType, Env, ObsType, RenderFrame
 from vecgym.core.interop import as_vecgym_env
 from vecgym.core.spaces.space import Space
 from vecgym.core.spaces.utils import is_space_dtype_shape_equiv
+from vecgym.vector._arguments import INDICES_RANGE_MSG as INDICES_RANGE_MSG
+from vecgym.vector._arguments import INDICES_TYPE_MSG as INDICES_TYPE_MSG
+from vecgym.vector._arguments import RESET_MASK_DTYPE_MSG as RESET_MASK_DTYPE_MSG
+from vecgym.vector._arguments import RESET_MASK_EMPTY_MSG as RESET_MASK_EMPTY_MSG
+from vecgym.vector._arguments import RESET_MASK_SHAPE_MSG as RESET_MASK_SHAPE_MSG
+from vecgym.vector._arguments import RESET_MASK_TYPE_MSG as RESET_MASK_TYPE_MSG
+from vecgym.vector._arguments import SEED_LENGTH_MSG as SEED_LENGTH_MSG
+from vecgym.vector._arguments import SEED_TYPE_MSG as SEED_TYPE_MSG
+from vecgym.vector._arguments import check_reset_mask as check_reset_mask
+from vecgym.vector._arguments import normalize_indices as normalize_indices
+from vecgym.vector._arguments import normalize_seeds as normalize_seeds
+from vecgym.vector._arguments import split_reset_options as split_reset_options
 from vecgym.vector._boundary import check_not_before_reset, make_action_check
 from vecgym.vector.autoreset import AutoresetEnv
 from vecgym.vector.utils.space_utils import (
@@ -55,24 +67,11 @@ ACTION_SPACE_MSG = (
     "Sub-environment {} action space must equal the `single_action_space`, action_space={}, "
     "single_action_space={}"
 )
-SEED_LENGTH_MSG = (
-    "If seeds are passed as a list the length must match num_envs={} but got length={}."
-)
-SEED_TYPE_MSG = "seed must be None, an int or a list of int / None (one per env), got {}"
-RESET_MASK_TYPE_MSG = "`options['reset_mask']` must be a numpy array, got {}"
-RESET_MASK_SHAPE_MSG = "`options['reset_mask']` must have shape `({},)`, got {}"
-RESET_MASK_DTYPE_MSG = "`options['reset_mask']` must have `dtype=np.bool_`, got {}"
-RESET_MASK_EMPTY_MSG = (
-    "`options['reset_mask']` must contain a boolean array with at least one True value, got "
-    "reset_mask={}"
-)
 ACTIONS_LENGTH_MSG = "expected a batch of {} actions (one per env), got an array of shape {}"
 SET_ATTR_LENGTH_MSG = (
     "Values must be a list or tuple with length equal to the number of environments. Got `{}` "
     "values for {} environments."
 )
-INDICES_RANGE_MSG = "indices must be env indices in [0, {}), got {}"
-INDICES_TYPE_MSG = "indices must be None, an int or a sequence of ints, got {!r}"
 CLOSED_MSG = "Trying to operate on `{}`, after a call to `close()`."
 
 
@@ -456,94 +455,3 @@ def _copy_arrays(value: Any) -> Any:
     if isinstance(value, dict):
         return {key: _copy_arrays(part) for key, part in value.items()}
     return copy_module.deepcopy(value)
-
-
-def normalize_seeds(seed: int | Sequence[int | None] | None, num_envs: int) -> list[int | None]:
-    """One seed per env from a vector env's ``reset(seed=...)`` argument.
-
-    Args:
-        seed: ``None`` (all ``None``), an ``int`` ``s`` (``[s, s + 1, ..., s + num_envs - 1]``) or
-            a sequence of ``num_envs`` seeds.
-        num_envs: the number of envs.
-
-    Returns:
-        The list of seeds.
-
-    Raises:
-        ValueError: a sequence of the wrong length.
-        TypeError: something else.
-    """
-    if seed is None:
-        return [None] * num_envs
-    if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
-        return [int(seed) + i for i in range(num_envs)]
-    if isinstance(seed, (str, bytes)) or not isinstance(seed, (Sequence, np.ndarray)):
-        raise TypeError(SEED_TYPE_MSG.format(seed))
-    if len(seed) != num_envs:
-        raise ValueError(SEED_LENGTH_MSG.format(num_envs, len(seed)))
-    return list(seed)
-
-
-def check_reset_mask(reset_mask: Any, num_envs: int) -> npt.NDArray[np.bool_]:
-    """Validate ``options["reset_mask"]`` (Gymnasium's checks and error types) and return it.
-
-    Raises:
-        TypeError: not a numpy array, or its dtype is not ``bool``.
-        ValueError: its shape is not ``(num_envs,)`` or it has no ``True``.
-    """
-    if not isinstance(reset_mask, np.ndarray):
-        raise TypeError(RESET_MASK_TYPE_MSG.format(type(reset_mask)))
-    if reset_mask.shape != (num_envs,):
-        raise ValueError(RESET_MASK_SHAPE_MSG.format(num_envs, reset_mask.shape))
-    if reset_mask.dtype != np.bool_:
-        raise TypeError(RESET_MASK_DTYPE_MSG.format(reset_mask.dtype))
-    if not reset_mask.any():
-        raise ValueError(RESET_MASK_EMPTY_MSG.format(reset_mask))
-    return reset_mask
-
-
-def split_reset_options(
-    options: dict[str, Any] | None, num_envs: int
-) -> tuple[npt.NDArray[np.bool_] | None, dict[str, Any] | None]:
-    """Separate a vector env's reset options into ``(reset_mask, options for each env)``.
-
-    The caller's dict is never modified: when it holds ``"reset_mask"`` (validated with
-    :func:`check_reset_mask`) the envs get a new dict without that key, else the dict itself.
-    """
-    if options is None or "reset_mask" not in options:
-        return None, options
-    reset_mask = check_reset_mask(options["reset_mask"], num_envs)
-    return reset_mask, {key: value for key, value in options.items() if key != "reset_mask"}
-
-
-def normalize_indices(indices: int | Sequence[int] | None, num_envs: int) -> list[int]:
-    """The env indices selected by a ``call`` / ``get_attr`` / ``set_attr`` ``indices`` argument.
-
-    Args:
-        indices: ``None`` (every env), an index, or a sequence (or integer array) of indices;
-            negative indices count from the end, as in Python.
-        num_envs: the number of envs.
-
-    Returns:
-        The selected indices as non-negative ints, in the given order.
-
-    Raises:
-        TypeError: ``indices`` is none of those.
-        IndexError: an index outside ``[-num_envs, num_envs)``.
-    """
-    if indices is None:
-        return list(range(num_envs))
-    if isinstance(indices, (int, np.integer)) and not isinstance(indices, bool):
-        selected = [int(indices)]
-    elif isinstance(indices, (Sequence, np.ndarray)) and not isinstance(indices, (str, bytes)):
-        selected = []
-        for index in indices:
-            if isinstance(index, bool) or not isinstance(index, (int, np.integer)):
-                raise TypeError(INDICES_TYPE_MSG.format(indices))
-            selected.append(int(index))
-    else:
-        raise TypeError(INDICES_TYPE_MSG.format(indices))
-    for index in selected:
-        if not -num_envs <= index < num_envs:
-            raise IndexError(INDICES_RANGE_MSG.format(num_envs, indices))
-    return [index % num_envs for index in selected]

@@ -4,12 +4,12 @@ A worker owns a contiguous slice ``[start, start + len(env_fns))`` of the vector
 environments and drives each one through :class:`~vecgym.vector.autoreset.AutoresetEnv`, so the
 three autoreset modes behave exactly as in :class:`~vecgym.vector.SyncVectorEnv`. The protocol
 (command / done words in shared memory, rare pickled messages on the pipe) is described in
-:mod:`vecgym.vector._protocol`; the commands are dispatched through :data:`HANDLERS`.
+:mod:`vecgym.vector._async.protocol`; the commands are dispatched through :data:`HANDLERS`.
 
 Life of a worker:
 
-1. build its envs; worker 0 sends a :class:`~vecgym.vector._protocol.Hello` with the first env's
-   spaces and metadata (every other worker an empty one, or the error that stopped it);
+1. build its envs; worker 0 sends a :class:`~vecgym.vector._async.protocol.Hello` with the
+   first env's spaces and metadata (every other worker an empty one, or the error that stopped it);
 2. receive ``ATTACH``: the shared block's layout, the spaces every env must match, and the block's
    file descriptor; check the spaces and acknowledge;
 3. loop: spin briefly on the command word (when the parent allowed it), then block on the wake-up
@@ -21,7 +21,8 @@ Before building its envs a worker pins itself to its core (``WorkerConfig.cpu``,
 ``pin_workers``) and limits BLAS / OpenMP thread pools to ``WorkerConfig.threads`` (the
 ``*_NUM_THREADS`` environment variables, read by libraries loaded from then on, plus
 ``threadpoolctl`` when it is installed, for pools already loaded, e.g. numpy's OpenBLAS under
-``fork``). Several single-threaded workers per core pool beat oversubscribed thread pools.
+``fork``; see :mod:`vecgym.vector._async.placement`). Several single-threaded workers per core
+pool beat oversubscribed thread pools.
 
 Parent death: a daemon watchdog thread checks every ``PARENT_CHECK_S`` seconds that the parent is
 alive (its pid still names the process that started the worker and is not a zombie) and ends the
@@ -33,7 +34,6 @@ parent alone decides what to do with it (its ``close()`` then shuts the workers 
 
 from __future__ import annotations
 
-import contextlib
 import os
 import signal
 import threading
@@ -47,7 +47,8 @@ from typing import Any
 import numpy as np
 
 from vecgym.core.interop import as_vecgym_env
-from vecgym.vector._protocol import (
+from vecgym.vector._async.placement import apply_placement
+from vecgym.vector._async.protocol import (
     Command,
     Hello,
     RemoteError,
@@ -63,21 +64,12 @@ from vecgym.vector._protocol import (
 from vecgym.vector.autoreset import AutoresetEnv
 from vecgym.vector.vector_env import AutoresetMode
 
-__all__ = ["HANDLERS", "WorkerConfig", "apply_placement", "async_worker"]
+__all__ = ["HANDLERS", "WorkerConfig", "async_worker"]
 
 PARENT_CHECK_S = 0.5
 """How often a worker checks that its parent is still alive."""
 PARENT_GONE_EXIT_CODE = 75
 """The exit code of a worker that ended because its parent died."""
-THREAD_ENV_VARS = (
-    "OMP_NUM_THREADS",
-    "OPENBLAS_NUM_THREADS",
-    "MKL_NUM_THREADS",
-    "BLIS_NUM_THREADS",
-    "VECLIB_MAXIMUM_THREADS",
-    "NUMEXPR_NUM_THREADS",
-)
-"""The environment variables a worker sets to ``WorkerConfig.threads`` before building its envs."""
 RESERVED_CALL_NAMES = frozenset({"reset", "step", "close", "_setattr", "_check_spaces"})
 RESERVED_CALL_MSG = (
     "`call` cannot be used for {name!r}: use the vector env's `{name}` method instead"
@@ -394,76 +386,6 @@ def _watch_parent(config: WorkerConfig) -> None:
         time.sleep(PARENT_CHECK_S)
         if not _parent_alive(config.parent_pid, config.parent_create_time):
             os._exit(PARENT_GONE_EXIT_CODE)
-
-
-def apply_placement(cpu: int | None, threads: int | None) -> None:
-    """Pin the calling process to ``cpu`` and cap BLAS / OpenMP threads at ``threads``."""
-    if cpu is not None:
-        with contextlib.suppress(Exception):  # affinity is best effort (containers may refuse)
-            import psutil
-
-            psutil.Process().cpu_affinity([cpu])
-    if threads is not None:
-        for name in THREAD_ENV_VARS:
-            os.environ[name] = str(threads)
-        try:
-            from threadpoolctl import threadpool_limits  # optional, never a dependency
-        except ImportError:
-            # Libraries loaded before the fork (numpy's OpenBLAS) read the variables long ago.
-            limit_loaded_thread_pools(threads)
-            return
-        with contextlib.suppress(Exception):
-            _THREADPOOL_LIMITS.append(threadpool_limits(limits=threads))
-
-
-#: Thread-count setters of the BLAS / OpenMP libraries, by symbol (the first one found is called).
-THREAD_SETTERS = (
-    "scipy_openblas_set_num_threads64_",  # numpy >= 2's bundled OpenBLAS
-    "scipy_openblas_set_num_threads",
-    "openblas_set_num_threads64_",
-    "openblas_set_num_threads",
-    "MKL_Set_Num_Threads",
-    "omp_set_num_threads",
-)
-_POOL_LIBRARY_HINTS = ("blas", "omp", "mkl")
-
-
-def limit_loaded_thread_pools(threads: int) -> list[str]:
-    """Set the thread count of the BLAS / OpenMP libraries already loaded in this process.
-
-    A library reads ``OMP_NUM_THREADS`` and friends when it loads, so under ``fork`` (numpy
-    already imported in the parent) the variables come too late; this calls the libraries' own
-    setters, found in ``/proc/self/maps`` (Linux). Best effort: elsewhere it does nothing.
-
-    Returns:
-        The setters that were called (for tests and benchmarks).
-    """
-    import ctypes
-
-    try:
-        with open("/proc/self/maps") as maps:
-            paths = {line.split()[-1] for line in maps if ".so" in line}
-    except OSError:
-        return []
-    called: list[str] = []
-    for path in sorted(paths):
-        if not any(hint in os.path.basename(path).lower() for hint in _POOL_LIBRARY_HINTS):
-            continue
-        try:
-            library = ctypes.CDLL(path)
-        except OSError:
-            continue
-        for symbol in THREAD_SETTERS:
-            setter = getattr(library, symbol, None)
-            if setter is not None:
-                setter(ctypes.c_int(threads))
-                called.append(symbol)
-                break
-    return called
-
-
-# Keeps threadpoolctl's limiter alive for the life of the worker.
-_THREADPOOL_LIMITS: list[Any] = []
 
 
 def _start(config: WorkerConfig, conn: Connection) -> _WorkerState | None:

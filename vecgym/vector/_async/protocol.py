@@ -40,6 +40,7 @@ __all__ = [
     "Request",
     "SharedLayout",
     "SharedViews",
+    "is_done",
     "leaf_tree",
     "pack_command",
     "pack_done",
@@ -101,6 +102,11 @@ def pack_done(seq: int, has_reply: bool) -> int:
 def unpack_done(word: int) -> tuple[int, bool]:
     """Inverse of :func:`pack_done`."""
     return word >> _DONE_SHIFT, bool(word & HAS_REPLY)
+
+
+def is_done(word: int, seq: int) -> bool:
+    """Whether the done word ``word`` says that command ``seq`` finished."""
+    return word >> _DONE_SHIFT == seq
 
 
 # --- messages -----------------------------------------------------------------------------------
