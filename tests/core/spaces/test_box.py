@@ -164,6 +164,40 @@ def test_nonsense_bounds_gymnasium_accepts_are_rejected(kwargs: dict[str, Any], 
         Box(**kwargs)
 
 
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int64, np.int8])
+@pytest.mark.parametrize(
+    ("low", "high"),
+    [
+        (np.array(-1.0), np.array(1.0)),
+        (np.array(-INF), np.array(1.0)),
+        (np.array(-1.0), 1.0),
+        (-1, np.array(2)),
+    ],
+)
+def test_zero_dimensional_bounds_give_shape_empty_as_in_gymnasium(
+    gym_spaces: Any, low: Any, high: Any, dtype: Any
+) -> None:
+    space = Box(low=low, high=high, dtype=dtype, seed=5)
+    theirs = gym_spaces.Box(low=_copy(low), high=_copy(high), dtype=dtype, seed=5)
+    assert space.shape == theirs.shape == ()
+    for ours_array, their_array in (
+        (space.low, theirs.low),
+        (space.high, theirs.high),
+        (space.bounded_below, theirs.bounded_below),
+        (space.bounded_above, theirs.bounded_above),
+    ):
+        assert isinstance(ours_array, np.ndarray)
+        assert ours_array.shape == ()
+        assert not ours_array.flags.writeable
+        assert ours_array == their_array
+    assert_same_draws(space, theirs, n=20)
+    assert space.contains(np.array(0, dtype=dtype))
+
+
+def _copy(value: Any) -> Any:
+    return value.copy() if isinstance(value, np.ndarray) else value
+
+
 @pytest.mark.parametrize(
     "shape",
     [3, (2.0,), ("a",)],

@@ -282,7 +282,11 @@ class Box(Space[npt.NDArray[Any]]):
 
 
 # --- construction helpers -------------------------------------------------------------------------
-def _read_only(array: npt.NDArray[Any]) -> npt.NDArray[Any]:
+def _read_only(array: Any) -> npt.NDArray[Any]:
+    """Make ``array`` read-only; a numpy scalar (what a 0-d array operation yields) becomes a 0-d
+    array first, since only arrays have flags."""
+    if not isinstance(array, np.ndarray):
+        array = np.asarray(array)
     array.flags.writeable = False
     return array
 
