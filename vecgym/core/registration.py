@@ -172,6 +172,27 @@ def install_env_builder(builder: Callable[..., Env]) -> None:
     _env_builder = builder
 
 
+class RegistryFallback(Protocol):
+    """Where a :class:`Registry` looks up an id whose namespace and name it does not hold.
+
+    ``vecgym.envs`` installs one on the global :data:`registry` (Gymnasium's registry, seen
+    through vecgym). Each method gets the registry that asked and the error its own lookup raised,
+    and either returns a spec or raises (that error, or a more helpful one of the same type).
+    """
+
+    def find_spec(self, env_id: str, own: Registry, own_error: error.Error) -> EnvSpec:
+        """The spec ``make`` builds for ``env_id`` (version rules applied)."""
+        ...
+
+    def spec(self, env_id: str, own: Registry, own_error: error.Error) -> EnvSpec:
+        """The spec registered under exactly ``env_id``."""
+        ...
+
+    def specs(self, own: Registry) -> dict[str, EnvSpec]:
+        """Every spec the fallback provides beside ``own``'s, id -> spec."""
+        ...
+
+
 # --- specifications -------------------------------------------------------------------------------
 @dataclass
 class WrapperSpec:
@@ -464,11 +485,15 @@ class Registry(dict[str, EnvSpec]):
     """
 
     current_namespace: str | None
+    #: Consulted for an id whose namespace and name this registry does not hold (its own ids
+    #: always win); ``None``: no fallback.
+    fallback: RegistryFallback | None
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         """Build a registry; arguments are those of ``dict``."""
         super().__init__(*args, **kwargs)
         self.current_namespace = None
+        self.fallback = None
 
     # -- registration ------------------------------------------------------------------------------
     def register(
@@ -569,12 +594,38 @@ class Registry(dict[str, EnvSpec]):
         env_spec = self.get(env_id)
         if env_spec is None:
             ns, name, version = parse_env_id(env_id)
-            self.check_version_exists(ns, name, version)
+            try:
+                self.check_version_exists(ns, name, version)
+            except error.UnregisteredEnv as exc:
+                if self.fallback is None or self._holds_name(ns, name):
+                    raise
+                return self.fallback.spec(env_id, self, exc)
             raise error.Error(NOT_REGISTERED_MSG.format(env_id=env_id))
         return env_spec
 
+    def _holds_name(self, ns: str | None, name: str) -> bool:
+        """Whether any id of this registry has namespace ``ns`` and name ``name``."""
+        return any(s.namespace == ns and s.name == name for s in self.values())
+
     def find_spec(self, env_id: str) -> EnvSpec:
-        """The spec ``make`` builds for ``env_id``, applying the version rules.
+        """The spec ``make`` builds for ``env_id``: this registry's, else the :attr:`fallback`'s.
+
+        This registry decides every id whose namespace and name it holds (see
+        :meth:`_find_own_spec`); an id it does not know goes to the fallback, when one is set.
+        """
+        try:
+            return self._find_own_spec(env_id)
+        except error.UnregisteredEnv as exc:
+            if self.fallback is None:
+                raise
+            own_id = env_id.partition(":")[2] if ":" in env_id and env_id not in self else env_id
+            ns, name, _ = parse_env_id(own_id)
+            if self._holds_name(ns, name):
+                raise
+            return self.fallback.find_spec(env_id, self, exc)
+
+    def _find_own_spec(self, env_id: str) -> EnvSpec:
+        """The spec ``make`` builds for ``env_id`` from this registry alone, with the version rules.
 
         ``"module:Env-v0"`` first imports ``module`` (which is expected to register ``Env-v0``);
         an id that is registered as written (colons included) is looked up directly. An id
@@ -806,6 +857,9 @@ def pprint_registry(
     is listed under ``family`` (the third dotted part), ``"pkg.module:Cls"`` under ``module``;
     otherwise (or with a callable entry point) under its own name.
 
+    A :class:`Registry` with a :attr:`~Registry.fallback` is printed together with the ids the
+    fallback provides (for the global registry: Gymnasium's, when it is installed).
+
     Args:
         print_registry: the registry to print (default: the global :data:`registry`).
         num_cols: how many ids per row.
@@ -815,6 +869,8 @@ def pprint_registry(
     Returns:
         The text when ``disable_print`` is true, else ``None``.
     """
+    if isinstance(print_registry, Registry) and print_registry.fallback is not None:
+        print_registry = {**print_registry.fallback.specs(print_registry), **print_registry}
     groups: dict[str, list[str]] = defaultdict(list)
     width = 0
     for env_spec in print_registry.values():

@@ -49,6 +49,7 @@ from vecgym.core.registration import (
     registry,
     spec,
 )
+from vecgym.envs.gymnasium_registry import load_entry_point
 from vecgym.wrappers.common import OrderEnforcing, PassiveEnvChecker, TimeLimit
 from vecgym.wrappers.rendering import RenderCollection
 
@@ -198,7 +199,7 @@ def make(
 
     if env_spec.entry_point is None:
         raise error.Error(NO_ENTRY_POINT_MSG.format(env_id=env_spec.id))
-    env_creator = load_env_creator(env_spec.entry_point)
+    env_creator = load_entry_point(env_spec, env_spec.entry_point)
 
     render_wrapper = _choose_render_wrapper(env_creator, env_kwargs)
     env = _create_env(env_creator, env_spec, env_kwargs, render_wrapper == "human")
@@ -478,10 +479,14 @@ def _make_vector_entry_point(
         )
     if env_spec.vector_entry_point is None:
         raise error.Error(VEC_NO_VECTOR_ENTRY_POINT_MSG.format(env_id=id))
-    env_creator = load_env_creator(env_spec.vector_entry_point)
+    env_creator = load_entry_point(env_spec, env_spec.vector_entry_point)
     if env_spec.max_episode_steps is not None and "max_episode_steps" not in env_kwargs:
         env_kwargs["max_episode_steps"] = env_spec.max_episode_steps
-    return env_creator(num_envs=num_envs, **env_kwargs)
+    envs = env_creator(num_envs=num_envs, **env_kwargs)
+    vector = importlib.import_module("vecgym.vector.gymnasium_vector_env")
+    if vector.is_gymnasium_vector_env(envs):
+        envs = vector.GymnasiumVectorEnv(envs)  # a Gymnasium vector entry point, adapted once
+    return envs
 
 
 def _check_autoreset_metadata(env: Any) -> None:

@@ -1,0 +1,332 @@
+"""Gymnasium's registry through vecgym (vecgym.envs.gymnasium_registry), on real environments.
+
+Every id here is one vecgym does not register: ALE (ale-py), MuJoCo, Box2D, and a third-party
+plugin. The trajectories are compared step by step with ``gymnasium.make`` / ``gymnasium.make_vec``
+for the same seeds and actions. Tests of a missing package skip (with the reason) where it is
+not installed; "not installed" itself is produced for real by blocking the import
+(``sys.modules[name] = None``), in-process or in a subprocess.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+import pytest
+
+import vecgym
+from vecgym import error
+from vecgym.cli import main
+from vecgym.core.interop import GymnasiumEnv
+from vecgym.envs import gymnasium_registry
+from vecgym.envs.gymnasium_registry import DEPENDENCY_MSG, EXTRA_HINT_MSG, extra_for
+from vecgym.envs.registration import EnvSpec
+from vecgym.utils.env_checker import data_equivalence
+from vecgym.vector import AutoresetMode
+from vecgym.vector.gymnasium_vector_env import GymnasiumVectorEnv
+from vecgym.wrappers import ClipReward, RenderCollection, TimeLimit
+
+gymnasium = pytest.importorskip("gymnasium")
+
+ATARI_IDS = ["ALE/Pong-v5", "ALE/Breakout-v5"]
+MUJOCO_IDS = ["HalfCheetah-v5", "Hopper-v5"]
+BOX2D_IDS = ["LunarLander-v3"]
+NEEDS = {"atari": "ale_py", "mujoco": "mujoco", "box2d": "Box2D"}
+
+
+def _needs(env_id: str) -> None:
+    """Skip unless the package providing ``env_id`` is installed."""
+    extra = extra_for(env_id)
+    if extra is not None:
+        pytest.importorskip(NEEDS[extra], reason=f"{env_id} needs the `{extra}` extra")
+    if extra == "box2d":
+        gymnasium_registry._import_box2d_quietly()  # its SWIG warnings crash under -W error
+
+
+def _wrapper_names(env: Any) -> list[str]:
+    """The class names of ``env``'s wrappers, outermost first (the raw env left out)."""
+    names = []
+    while hasattr(env, "env"):
+        names.append(type(env).__name__)
+        env = env.env
+    return names
+
+
+def _rollout(env: Any, seed: int, steps: int) -> list[Any]:
+    """Reset with ``seed``, then step ``steps`` seeded random actions (resetting on episode end)."""
+    env.action_space.seed(seed)
+    record: list[Any] = [env.reset(seed=seed)]
+    for _ in range(steps):
+        result = env.step(env.action_space.sample())
+        record.append(result)
+        if result[2] or result[3]:
+            record.append(env.reset())
+    env.close()
+    return record
+
+
+# --- make: same trajectories as gymnasium.make ----------------------------------------------------
+@pytest.mark.parametrize("env_id", ATARI_IDS + MUJOCO_IDS + BOX2D_IDS)
+def test_make_matches_gymnasium_make_seed_for_seed(env_id: str) -> None:
+    _needs(env_id)
+    env = vecgym.make(env_id)
+    assert isinstance(env, vecgym.Env)
+    assert isinstance(env.unwrapped, GymnasiumEnv)
+    assert isinstance(env.observation_space, vecgym.spaces.Box)
+    reference = gymnasium.make(env_id)
+    assert _wrapper_names(env) == _wrapper_names(reference)
+    ours, theirs = _rollout(env, 123, 60), _rollout(reference, 123, 60)
+    assert len(ours) == len(theirs)
+    for mine, ref in zip(ours, theirs, strict=True):
+        assert data_equivalence(mine, ref)
+
+
+def test_make_kwargs_max_episode_steps_and_render_mode_behave_as_in_gymnasium() -> None:
+    _needs("LunarLander-v3")
+    env = vecgym.make(
+        "LunarLander-v3", max_episode_steps=3, continuous=True, render_mode="rgb_array"
+    )
+    reference = gymnasium.make(
+        "LunarLander-v3", max_episode_steps=3, continuous=True, render_mode="rgb_array"
+    )
+    assert isinstance(env, TimeLimit)
+    assert env.spec is not None
+    assert env.spec.max_episode_steps == 3
+    assert env.spec.kwargs == reference.spec.kwargs
+    assert env.action_space == vecgym.spaces.Box(-1, 1, (2,), np.float32)
+    env.reset(seed=5)
+    reference.reset(seed=5)
+    assert np.array_equal(env.render(), reference.render())
+    truncations = [env.step(np.zeros(2, np.float32))[3] for _ in range(3)]
+    assert truncations == [False, False, True]
+    env.close()
+    reference.close()
+
+    listed = vecgym.make("LunarLander-v3", render_mode="rgb_array_list")
+    assert isinstance(listed, RenderCollection)
+    listed.close()
+    unlimited = vecgym.make("LunarLander-v3", max_episode_steps=-1)
+    assert not isinstance(unlimited, TimeLimit)
+    unlimited.close()
+
+
+def test_vecgym_ids_win_over_gymnasium_ids() -> None:
+    env = vecgym.make("CartPole-v1")
+    assert not isinstance(env.unwrapped, GymnasiumEnv)
+    assert env.spec is not None
+    assert env.spec.entry_point == vecgym.spec("CartPole-v1").entry_point
+    assert str(env.spec.entry_point).startswith("vecgym.")
+    env.close()
+    # A version vecgym does not have, of a name it has, is vecgym's error (not Gymnasium's env).
+    with pytest.raises(error.VersionNotFound):
+        vecgym.make("CartPole-v9")
+
+
+# --- third-party registrations, "module:Env-v0" ids, additional wrappers --------------------------
+@pytest.fixture
+def gymnasium_plugin() -> Iterator[str]:
+    sys.modules.pop("tests.support.gymnasium_plugin", None)
+    yield "tests.support.gymnasium_plugin"
+    sys.modules.pop("tests.support.gymnasium_plugin", None)
+    gymnasium.registry.pop("GymPlugin/Clipped-v0", None)
+
+
+def test_module_prefixed_id_of_a_third_party_gymnasium_registration(gymnasium_plugin: str) -> None:
+    env = vecgym.make(f"{gymnasium_plugin}:GymPlugin/Clipped-v0")
+    plugin = sys.modules[gymnasium_plugin]
+    assert isinstance(env, ClipReward)  # Gymnasium's ClipReward became vecgym's
+    assert env.spec is not None
+    assert env.spec.additional_wrappers[0].entry_point.startswith("vecgym.wrappers")
+    assert env.spec.additional_wrappers[0].kwargs == plugin.CLIP_KWARGS
+    assert env.unwrapped.get_wrapper_attr("g") == 9.0
+    reference = gymnasium.make("GymPlugin/Clipped-v0")
+    ours, theirs = _rollout(env, 3, 40), _rollout(reference, 3, 40)
+    for mine, ref in zip(ours, theirs, strict=True):
+        assert data_equivalence(mine, ref)
+    rewards = [step[1] for step in ours[1:] if len(step) == 5]
+    assert max(rewards) <= 0.25
+    assert min(rewards) == -0.25
+    # make(env.spec) rebuilds the same stack from the recorded spec.
+    rebuilt = vecgym.make(env.spec)
+    assert str(rebuilt) == str(env)
+    rebuilt.close()
+
+
+def test_register_envs_ale_py_then_make() -> None:
+    ale_py = pytest.importorskip("ale_py", reason="ALE ids need the `atari` extra")
+    gymnasium.register_envs(ale_py)
+    env = vecgym.make("ALE/Breakout-v5", frameskip=1)
+    assert env.spec is not None
+    assert env.spec.kwargs["frameskip"] == 1
+    assert env.spec.kwargs["game"] == "breakout"
+    env.close()
+
+
+# --- make_vec -------------------------------------------------------------------------------------
+def _vector_rollout(envs: Any, seed: int, steps: int) -> list[Any]:
+    envs.action_space.seed(seed)
+    record: list[Any] = [envs.reset(seed=seed)]
+    record += [envs.step(envs.action_space.sample()) for _ in range(steps)]
+    envs.close()
+    return record
+
+
+@pytest.mark.parametrize("mode", ["sync", "async"])
+def test_make_vec_sync_and_async_match_gymnasium(mode: str) -> None:
+    _needs("Hopper-v5")
+    envs = vecgym.make_vec("Hopper-v5", num_envs=2, vectorization_mode=mode)
+    reference = gymnasium.make_vec("Hopper-v5", num_envs=2, vectorization_mode="sync")
+    assert envs.single_observation_space == vecgym.spaces.Box(-np.inf, np.inf, (11,), np.float64)
+    assert envs.spec is not None
+    assert envs.spec.kwargs["vectorization_mode"] == mode
+    ours, theirs = _vector_rollout(envs, 11, 30), _vector_rollout(reference, 11, 30)
+    for mine, ref in zip(ours, theirs, strict=True):
+        assert data_equivalence(mine, ref)
+
+
+def test_make_vec_uses_gymnasium_vector_entry_point() -> None:
+    _needs("ALE/Pong-v5")
+    envs = vecgym.make_vec("ALE/Pong-v5", num_envs=2)  # ale-py registers a vector_entry_point
+    assert isinstance(envs, GymnasiumVectorEnv)
+    assert type(envs.gymnasium_env).__name__ == "AtariVectorEnv"
+    assert envs.metadata["autoreset_mode"] is AutoresetMode.NEXT_STEP
+    assert envs.spec is not None
+    assert envs.spec.kwargs["vectorization_mode"] == "vector_entry_point"
+    assert isinstance(envs.single_action_space, vecgym.spaces.Discrete)
+    reference = gymnasium.make_vec("ALE/Pong-v5", num_envs=2)
+    ours, theirs = _vector_rollout(envs, 5, 20), _vector_rollout(reference, 5, 20)
+    for mine, ref in zip(ours, theirs, strict=True):
+        assert data_equivalence(mine, ref)
+
+
+def test_gymnasium_vector_env_carries_autoreset_mode_over() -> None:
+    gym_envs = gymnasium.make_vec(
+        "CartPole-v1",
+        num_envs=2,
+        vectorization_mode="sync",
+        vector_kwargs={"autoreset_mode": gymnasium.vector.AutoresetMode.SAME_STEP},
+    )
+    envs = GymnasiumVectorEnv(gym_envs)
+    assert envs.metadata["autoreset_mode"] is AutoresetMode.SAME_STEP
+    assert gym_envs.metadata["autoreset_mode"] is gymnasium.vector.AutoresetMode.SAME_STEP
+    assert envs.single_action_space == vecgym.spaces.Discrete(2)
+    assert envs.action_space == vecgym.spaces.MultiDiscrete([2, 2])
+    assert envs.get_attr("gravity") == (9.8, 9.8)
+    envs.close()
+    assert envs.closed
+    assert gym_envs.closed
+
+
+def test_gymnasium_vector_env_rejects_other_objects() -> None:
+    from vecgym.vector.gymnasium_vector_env import NOT_GYMNASIUM_VECTOR_ENV_MSG
+
+    with pytest.raises(TypeError, match=NOT_GYMNASIUM_VECTOR_ENV_MSG.format(type=int)):
+        GymnasiumVectorEnv(3)
+
+
+# --- spec, pprint_registry, CLI -------------------------------------------------------------------
+def test_spec_of_a_gymnasium_id_is_a_vecgym_spec() -> None:
+    _needs("ALE/Pong-v5")
+    env_spec = vecgym.spec("ALE/Pong-v5")
+    assert isinstance(env_spec, EnvSpec)
+    reference = gymnasium.spec("ALE/Pong-v5")
+    assert (env_spec.id, env_spec.entry_point, env_spec.kwargs) == (
+        reference.id,
+        reference.entry_point,
+        reference.kwargs,
+    )
+    assert env_spec.vector_entry_point == reference.vector_entry_point
+    assert vecgym.spec("Hopper-v5").max_episode_steps == 1000
+    assert "ALE/Pong-v5" not in vecgym.registry  # vecgym's own dict is unchanged
+    with pytest.raises(error.NameNotFound, match="Did you mean: `Hopper`"):
+        vecgym.spec("Hoper-v5")
+
+
+def test_pprint_registry_lists_gymnasium_ids_too() -> None:
+    text = vecgym.pprint_registry(disable_print=True)
+    assert text is not None
+    for env_id in ("CartPole-v1", "HalfCheetah-v5", "LunarLander-v3", "Blackjack-v1"):
+        assert env_id in text
+
+
+def test_cli_check_and_bench_gymnasium_ids(capsys: pytest.CaptureFixture[str]) -> None:
+    _needs("HalfCheetah-v5")
+    _needs("ALE/Pong-v5")
+    assert main(["check", "HalfCheetah-v5"]) == 0
+    out, _ = capsys.readouterr()
+    assert "HalfCheetah-v5: 11 passed, 1 warned, 0 failed" in out
+    bench = ["bench", "ALE/Pong-v5", "--seconds", "0.05", "--num-envs", "2", "--workers", "1"]
+    assert main(bench) == 0
+    out, _ = capsys.readouterr()
+    assert "ALE/Pong-v5: env steps/s" in out
+    for runtime in ("sync", "async", "vector"):
+        assert runtime in out
+
+
+# --- missing packages -----------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("env_id", "error_type"),
+    [
+        ("ALE/Pong-v5", error.NamespaceNotFound),
+        ("HalfCheetah-v5", error.NameNotFound),
+        ("LunarLander-v3", error.NameNotFound),
+    ],
+)
+def test_without_gymnasium_the_error_names_the_extra(
+    monkeypatch: pytest.MonkeyPatch, env_id: str, error_type: type[Exception]
+) -> None:
+    monkeypatch.setitem(sys.modules, "gymnasium", None)  # an import of gymnasium now fails
+    hint = EXTRA_HINT_MSG.format(env_id=env_id, extra=extra_for(env_id))
+    with pytest.raises(error_type) as info:
+        vecgym.make(env_id)
+    assert str(info.value).endswith(hint)
+    with pytest.raises(error_type):
+        vecgym.spec(env_id)
+    with pytest.raises(error.NameNotFound) as unknown:
+        vecgym.make("NoSuchEnvAnywhere-v0")
+    assert "extra" not in str(unknown.value)
+
+
+def _run_blocked(blocked: str, code: str) -> subprocess.CompletedProcess[str]:
+    """Run ``code`` in a fresh interpreter where importing ``blocked`` fails."""
+    program = f"import sys\nsys.modules[{blocked!r}] = None\n" + textwrap.dedent(code)
+    return subprocess.run(
+        [sys.executable, "-c", program], capture_output=True, text=True, timeout=120, check=False
+    )
+
+
+def test_missing_mujoco_raises_dependency_not_installed_naming_the_extra() -> None:
+    result = _run_blocked(
+        "mujoco",
+        """
+        import vecgym
+        from vecgym import error
+        try:
+            vecgym.make("Hopper-v5")
+        except error.DependencyNotInstalled as exc:
+            print("RAISED", exc)
+        """,
+    )
+    assert result.returncode == 0, result.stderr
+    prefix = DEPENDENCY_MSG.format(env_id="Hopper-v5", extra="mujoco", cause="").split("(")[0]
+    assert f"RAISED {prefix}" in result.stdout
+
+
+def test_missing_ale_py_names_the_atari_extra() -> None:
+    result = _run_blocked(
+        "ale_py",
+        """
+        import vecgym
+        from vecgym import error
+        try:
+            vecgym.make("ALE/Pong-v5")
+        except error.NamespaceNotFound as exc:
+            print("RAISED", exc)
+        """,
+    )
+    assert result.returncode == 0, result.stderr
+    assert EXTRA_HINT_MSG.format(env_id="ALE/Pong-v5", extra="atari") in result.stdout
