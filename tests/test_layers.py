@@ -1,6 +1,7 @@
 """The layer rule of DESIGN.md: nothing imports upward.
 
-error/logger (0) -> core, spaces, utils, experimental (1) -> vector (2) -> wrappers (3) -> envs (4).
+error/logger (0) -> core, spaces, utils, experimental (1) -> vector (2) -> wrappers (3) -> envs (4)
+-> cli, integrations, interop (5).
 Module-level imports are checked statically for every module; imports inside functions (lazy
 imports of an upper layer) are allowed, and ``if TYPE_CHECKING:`` blocks are ignored.
 """
@@ -29,6 +30,9 @@ LAYERS = {
     "wrappers": 3,
     "envs": 4,
     "cli": 5,
+    # adapters to other libraries' interfaces (and vecgym.interop, their public face): above envs
+    "integrations": 5,
+    "interop": 5,
 }
 # Re-export modules whose job is to expose an upper layer at Gymnasium's public path.
 ALLOWED_UPWARD = {
