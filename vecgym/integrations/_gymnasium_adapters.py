@@ -1,0 +1,477 @@
+"""The classes behind :func:`vecgym.interop.to_gymnasium` (this module imports ``gymnasium``).
+
+:class:`VecgymEnv` is a ``gymnasium.Env`` running a vecgym env; :class:`VecgymVectorEnv` is a
+``gymnasium.vector.VectorEnv`` running a vecgym vector env. Both convert the spaces once, at
+construction (:func:`as_gymnasium_space`), and otherwise pass values through untouched: the arrays
+``step`` and ``reset`` return are the very objects the vecgym env returned (graph observations of
+a single env excepted, which are re-packed as Gymnasium ``GraphInstance`` values).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+from typing import Any, SupportsFloat
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces as gym_spaces
+from gymnasium.envs.registration import EnvSpec as GymEnvSpec
+from gymnasium.envs.registration import WrapperSpec as GymWrapperSpec
+
+from vecgym.core.env import Env
+from vecgym.core.registration import EnvSpec, load_env_creator
+from vecgym.core.spaces.box import Box
+from vecgym.core.spaces.dict import Dict
+from vecgym.core.spaces.discrete import Discrete
+from vecgym.core.spaces.graph import Graph
+from vecgym.core.spaces.multi_binary import MultiBinary
+from vecgym.core.spaces.multi_discrete import MultiDiscrete
+from vecgym.core.spaces.oneof import OneOf
+from vecgym.core.spaces.sequence import Sequence
+from vecgym.core.spaces.space import Space
+from vecgym.core.spaces.text import Text
+from vecgym.core.spaces.tuple import Tuple
+from vecgym.vector.vector_env import VectorEnv
+
+__all__ = ["VecgymEnv", "VecgymVectorEnv", "as_gymnasium_space", "as_gymnasium_spec"]
+
+NO_COUNTERPART_MSG = (
+    "the space {space!r} (class {cls}) has no Gymnasium counterpart: only vecgym's built-in "
+    "spaces (Box, Discrete, MultiDiscrete, MultiBinary, Text, Tuple, Dict, Sequence, Graph, "
+    "OneOf) and GymnasiumSpace proxies can be converted"
+)
+NOT_VECGYM_ENV_MSG = "VecgymEnv expected a vecgym `Env`, got {type}"
+NOT_VECGYM_VECTOR_ENV_MSG = "VecgymVectorEnv expected a vecgym `VectorEnv`, got {type}"
+NO_ATTR_MSG = "{adapter} has no attribute {name!r}"
+
+
+# --- spaces ---------------------------------------------------------------------------------------
+def as_gymnasium_space(space: Any) -> Any:
+    """The Gymnasium space equal to a vecgym space, sharing its random generator.
+
+    vecgym's built-in spaces (nested in any way) become the Gymnasium space of the same class with
+    the same parameters; each converted space takes over the generator object of the space it
+    replaces, so seeded sampling continues one stream. A
+    :class:`~vecgym.core.interop.GymnasiumSpace` proxy gives back the Gymnasium space it holds;
+    Gymnasium spaces are returned unchanged.
+
+    Raises:
+        TypeError: ``space`` is neither a space vecgym can convert nor a Gymnasium space (for
+            example a custom ``vecgym.spaces.Space`` subclass); the message names the space.
+
+    Example:
+        >>> import vecgym
+        >>> as_gymnasium_space(vecgym.spaces.Discrete(5, start=2))
+        Discrete(5, start=2)
+    """
+    if isinstance(space, gym_spaces.Space):
+        return space
+    inner = getattr(space, "space", None)
+    if type(space).__name__ == "GymnasiumSpace" and isinstance(inner, gym_spaces.Space):
+        return inner
+    converter = _CONVERTERS.get(type(space))
+    if converter is None:
+        raise TypeError(NO_COUNTERPART_MSG.format(space=space, cls=type(space).__qualname__))
+    converted = converter(space)
+    converted._np_random = space.__dict__.get("_np_random")
+    return converted
+
+
+def _box(space: Box) -> Any:
+    return gym_spaces.Box(
+        np.array(space.low), np.array(space.high), shape=space.shape, dtype=space.dtype
+    )
+
+
+def _discrete(space: Discrete) -> Any:
+    return gym_spaces.Discrete(int(space.n), start=int(space.start), dtype=space.dtype)
+
+
+def _multi_discrete(space: MultiDiscrete) -> Any:
+    return gym_spaces.MultiDiscrete(
+        np.array(space.nvec), dtype=space.dtype, start=np.array(space.start)
+    )
+
+
+def _multi_binary(space: MultiBinary) -> Any:
+    return gym_spaces.MultiBinary(space.n)
+
+
+def _text(space: Text) -> Any:
+    return gym_spaces.Text(
+        space.max_length, min_length=space.min_length, charset="".join(space.character_list)
+    )
+
+
+def _tuple(space: Tuple) -> Any:
+    return gym_spaces.Tuple(as_gymnasium_space(part) for part in space.spaces)
+
+
+def _dict(space: Dict) -> Any:
+    parts = {key: as_gymnasium_space(part) for key, part in space.spaces.items()}
+    converted = gym_spaces.Dict(parts, sort_keys=False)  # vecgym's key order is already settled
+    converted.sort_keys = space.sort_keys
+    return converted
+
+
+def _sequence(space: Sequence) -> Any:
+    return gym_spaces.Sequence(as_gymnasium_space(space.feature_space), stack=space.stack)
+
+
+def _graph(space: Graph) -> Any:
+    edges = None if space.edge_space is None else as_gymnasium_space(space.edge_space)
+    return gym_spaces.Graph(as_gymnasium_space(space.node_space), edges)
+
+
+def _oneof(space: OneOf) -> Any:
+    return gym_spaces.OneOf(as_gymnasium_space(part) for part in space.spaces)
+
+
+_CONVERTERS: dict[type, Callable[[Any], Any]] = {
+    Box: _box,
+    Discrete: _discrete,
+    MultiDiscrete: _multi_discrete,
+    MultiBinary: _multi_binary,
+    Text: _text,
+    Tuple: _tuple,
+    Dict: _dict,
+    Sequence: _sequence,
+    Graph: _graph,
+    OneOf: _oneof,
+}
+
+
+# --- values: only graph values differ between the libraries ---------------------------------------
+Converter = Callable[[Any], Any]
+
+
+def _value_converter(space: Space[Any]) -> Converter | None:
+    """How to turn a value of vecgym ``space`` into a Gymnasium value; ``None``: as it is."""
+    if isinstance(space, Graph):
+        return _graph_value
+    if isinstance(space, (Tuple, OneOf)):
+        parts = tuple(_value_converter(part) for part in space.spaces)
+        if all(part is None for part in parts):
+            return None
+        return partial(_tuple_value if isinstance(space, Tuple) else _oneof_value, parts)
+    if isinstance(space, Dict):
+        named = {key: _value_converter(part) for key, part in space.spaces.items()}
+        return None if all(c is None for c in named.values()) else partial(_dict_value, named)
+    if isinstance(space, Sequence) and not space.stack:
+        feature = _value_converter(space.feature_space)
+        return None if feature is None else partial(_sequence_value, feature)
+    return None
+
+
+def _apply(converter: Converter | None, value: Any) -> Any:
+    return value if converter is None else converter(value)
+
+
+def _graph_value(value: Any) -> Any:
+    return gym_spaces.GraphInstance(value.nodes, value.edges, value.edge_links)
+
+
+def _tuple_value(parts: tuple[Converter | None, ...], value: Any) -> tuple[Any, ...]:
+    return tuple(_apply(part, item) for part, item in zip(parts, value, strict=True))
+
+
+def _oneof_value(parts: tuple[Converter | None, ...], value: Any) -> tuple[Any, Any]:
+    index, item = value
+    return index, _apply(parts[int(index)], item)
+
+
+def _dict_value(named: dict[str, Converter | None], value: Any) -> dict[str, Any]:
+    return {key: _apply(named.get(key), item) for key, item in value.items()}
+
+
+def _sequence_value(feature: Converter, value: Any) -> tuple[Any, ...]:
+    return tuple(feature(item) for item in value)
+
+
+# --- specs ----------------------------------------------------------------------------------------
+class VecgymEntryPoint:
+    """A Gymnasium entry point building a vecgym env (or vector env) from a vecgym entry point and
+    returning it converted (:class:`VecgymEnv` / :class:`VecgymVectorEnv`).
+
+    It stands in the Gymnasium copies of vecgym specs, so ``gymnasium.make(env.spec)`` (which
+    Gymnasium's ``check_env`` calls) rebuilds the converted env. It pickles.
+
+    Args:
+        entry_point: the vecgym entry point (``"module:attr"`` or a callable).
+        vector: whether it builds a vector env.
+    """
+
+    def __init__(self, entry_point: Any, *, vector: bool = False) -> None:
+        self.entry_point = entry_point
+        self.vector = vector
+        if not vector:
+            metadata = getattr(load_env_creator(entry_point), "metadata", None)
+            if isinstance(metadata, dict):
+                self.metadata = metadata  # Gymnasium's make reads the render modes from it
+
+    def __call__(self, **kwargs: Any) -> Any:
+        """Build the vecgym env with ``kwargs`` and return it converted."""
+        env = load_env_creator(self.entry_point)(**kwargs)
+        return VecgymVectorEnv(env) if self.vector else VecgymEnv(env)
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, VecgymEntryPoint)
+            and other.entry_point == self.entry_point
+            and other.vector == self.vector
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.entry_point, self.vector))
+
+    def __repr__(self) -> str:
+        return f"VecgymEntryPoint({self.entry_point!r}, vector={self.vector})"
+
+
+def as_gymnasium_spec(spec: EnvSpec | None) -> Any:
+    """A Gymnasium ``EnvSpec`` copied from a vecgym one (``None`` for ``None``).
+
+    The entry points become :class:`VecgymEntryPoint` objects, so that Gymnasium's ``make``
+    builds the converted env from the copy.
+    """
+    if spec is None:
+        return None
+    wrappers = tuple(
+        GymWrapperSpec(name=w.name, entry_point=w.entry_point, kwargs=w.kwargs)
+        for w in spec.additional_wrappers
+    )
+    return GymEnvSpec(
+        id=spec.id,
+        entry_point=None if spec.entry_point is None else VecgymEntryPoint(spec.entry_point),
+        reward_threshold=spec.reward_threshold,
+        nondeterministic=spec.nondeterministic,
+        max_episode_steps=spec.max_episode_steps,
+        order_enforce=spec.order_enforce,
+        disable_env_checker=spec.disable_env_checker,
+        kwargs=dict(spec.kwargs),
+        additional_wrappers=wrappers,
+        vector_entry_point=(
+            None
+            if spec.vector_entry_point is None
+            else VecgymEntryPoint(spec.vector_entry_point, vector=True)
+        ),
+    )
+
+
+def _gymnasium_metadata(metadata: dict[str, Any]) -> dict[str, Any]:
+    """A copy of ``metadata`` whose ``"autoreset_mode"`` is Gymnasium's enum member."""
+    converted = dict(metadata)
+    mode = converted.get("autoreset_mode")
+    if mode is not None:
+        converted["autoreset_mode"] = gymnasium.vector.AutoresetMode(getattr(mode, "value", mode))
+    return converted
+
+
+# --- single environments --------------------------------------------------------------------------
+class VecgymEnv(gymnasium.Env[Any, Any]):
+    """A ``gymnasium.Env`` that runs a vecgym env (:attr:`vecgym_env`, wrappers included).
+
+    :meth:`step`, :meth:`reset`, :meth:`render` and :meth:`close` forward to the vecgym env and
+    return its results unchanged (graph observations are re-packed as Gymnasium
+    ``GraphInstance`` values). The spaces are converted once, at construction, with
+    :func:`as_gymnasium_space`; :attr:`spec` is a Gymnasium copy of the vecgym spec;
+    :attr:`metadata`, :attr:`render_mode`, :attr:`np_random` and :attr:`np_random_seed` are read
+    through. The adapter is the raw environment as Gymnasium sees it (``unwrapped`` is the adapter):
+    any other public attribute is read from the vecgym env (through its wrappers).
+
+    Args:
+        env: a vecgym environment.
+
+    Raises:
+        TypeError: ``env`` is not a vecgym :class:`~vecgym.core.env.Env`, or one of its spaces has
+            no Gymnasium counterpart.
+
+    Example:
+        >>> import gymnasium
+        >>> import vecgym
+        >>> env = VecgymEnv(vecgym.make("CartPole-v1"))
+        >>> isinstance(env, gymnasium.Env), env.action_space
+        (True, Discrete(2))
+        >>> obs, info = env.reset(seed=42)
+        >>> obs.shape, env.spec.max_episode_steps
+        ((4,), 500)
+        >>> env.close()
+    """
+
+    vecgym_env: Env[Any, Any]
+
+    def __init__(self, env: Env[Any, Any]) -> None:
+        if not isinstance(env, Env):
+            raise TypeError(NOT_VECGYM_ENV_MSG.format(type=type(env)))
+        self.vecgym_env = env
+        self.observation_space = as_gymnasium_space(env.observation_space)
+        self.action_space = as_gymnasium_space(env.action_space)
+        self._observation_converter = _value_converter(env.observation_space)
+        self.metadata = env.metadata
+        self.spec = as_gymnasium_spec(env.spec)
+
+    def step(self, action: Any) -> tuple[Any, SupportsFloat, bool, bool, dict[str, Any]]:
+        """Step the vecgym env; its result as it is (graph observations re-packed)."""
+        obs, reward, terminated, truncated, info = self.vecgym_env.step(action)
+        return _apply(self._observation_converter, obs), reward, terminated, truncated, info
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Any, dict[str, Any]]:
+        """Reset the vecgym env with ``seed`` and ``options``; its result as it is."""
+        obs, info = self.vecgym_env.reset(seed=seed, options=options)
+        return _apply(self._observation_converter, obs), info
+
+    def render(self) -> Any:
+        """The vecgym env's ``render()``."""
+        return self.vecgym_env.render()
+
+    def close(self) -> None:
+        """Close the vecgym env."""
+        self.vecgym_env.close()
+
+    @property
+    def render_mode(self) -> str | None:  # type: ignore[override]
+        """The vecgym env's render mode."""
+        return self.vecgym_env.render_mode
+
+    @property
+    def np_random(self) -> np.random.Generator:
+        """The vecgym env's generator (assigning sets the vecgym env's)."""
+        return self.vecgym_env.np_random
+
+    @np_random.setter
+    def np_random(self, value: np.random.Generator) -> None:
+        self.vecgym_env.np_random = value
+
+    @property
+    def np_random_seed(self) -> int:
+        """The vecgym env's ``np_random_seed``."""
+        return self.vecgym_env.np_random_seed
+
+    @property
+    def _np_random(self) -> np.random.Generator | None:
+        """The raw vecgym env's private generator (``None`` until it has one)."""
+        return getattr(self.vecgym_env.unwrapped, "_np_random", None)
+
+    @_np_random.setter
+    def _np_random(self, value: np.random.Generator | None) -> None:
+        self.vecgym_env.unwrapped._np_random = value
+
+    def __getattr__(self, name: str) -> Any:
+        # Only called when normal lookup failed; private names are never forwarded (nor lookups
+        # made while unpickling, before ``vecgym_env`` exists).
+        inner = self.__dict__.get("vecgym_env")
+        if name.startswith("_") or inner is None:
+            raise AttributeError(NO_ATTR_MSG.format(adapter="VecgymEnv", name=name))
+        return inner.get_wrapper_attr(name)
+
+    def __str__(self) -> str:
+        """``<VecgymEnv<...the vecgym env...>>``."""
+        return f"<{type(self).__name__}{self.vecgym_env}>"
+
+    def __repr__(self) -> str:
+        """The same as :meth:`__str__`."""
+        return str(self)
+
+
+# --- vector environments --------------------------------------------------------------------------
+class VecgymVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
+    """A ``gymnasium.vector.VectorEnv`` that runs a vecgym vector env (:attr:`vecgym_env`).
+
+    Works over every vecgym vector env (``SyncVectorEnv``, ``AsyncVectorEnv``, the numpy
+    vectorised envs, vector wrappers). :meth:`step` and :meth:`reset` return exactly the objects
+    the vecgym env returned (no copy: with ``copy=False`` these are its buffers, overwritten by
+    the next call), infos included, in the same autoreset mode: :attr:`metadata` is a copy of the
+    vecgym env's whose ``"autoreset_mode"`` is ``gymnasium.vector.AutoresetMode``'s member of
+    the same value. The four spaces are converted once, at construction. :meth:`call`,
+    :meth:`get_attr` and :meth:`set_attr` forward to the vecgym env, and any other public
+    attribute (``send`` / ``recv``, ``num_workers``, ...) is read from it.
+
+    Args:
+        env: a vecgym vector environment.
+
+    Raises:
+        TypeError: ``env`` is not a vecgym :class:`~vecgym.vector.VectorEnv`, or one of its
+            spaces has no Gymnasium counterpart.
+
+    Example:
+        >>> import gymnasium
+        >>> import numpy as np
+        >>> import vecgym
+        >>> envs = VecgymVectorEnv(vecgym.make_vec("CartPole-v1", num_envs=2))
+        >>> isinstance(envs, gymnasium.vector.VectorEnv), envs.single_action_space
+        (True, Discrete(2))
+        >>> envs.metadata["autoreset_mode"]
+        <AutoresetMode.NEXT_STEP: 'NextStep'>
+        >>> obs, info = envs.reset(seed=0)
+        >>> obs.shape
+        (2, 4)
+        >>> envs.close()
+    """
+
+    vecgym_env: VectorEnv[Any, Any, Any]
+
+    def __init__(self, env: VectorEnv[Any, Any, Any]) -> None:
+        if not isinstance(env, VectorEnv):
+            raise TypeError(NOT_VECGYM_VECTOR_ENV_MSG.format(type=type(env)))
+        self.vecgym_env = env
+        self.num_envs = env.num_envs
+        self.single_observation_space = as_gymnasium_space(env.single_observation_space)
+        self.single_action_space = as_gymnasium_space(env.single_action_space)
+        self.observation_space = as_gymnasium_space(env.observation_space)
+        self.action_space = as_gymnasium_space(env.action_space)
+        self.metadata = _gymnasium_metadata(env.metadata)
+        self.spec = as_gymnasium_spec(env.spec)
+        self.render_mode = env.render_mode
+
+    def reset(
+        self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Any, dict[str, Any]]:
+        """Reset the vecgym env (``seed`` and ``options`` as it takes them); its result as it is."""
+        return self.vecgym_env.reset(seed=seed, options=options)  # type: ignore[arg-type]
+
+    def step(self, actions: Any) -> tuple[Any, Any, Any, Any, dict[str, Any]]:
+        """Step the vecgym env; its result as it is (the same objects, no copies)."""
+        return self.vecgym_env.step(actions)
+
+    def render(self) -> Any:
+        """The vecgym env's ``render()``."""
+        return self.vecgym_env.render()
+
+    def close_extras(self, **kwargs: Any) -> None:
+        """Close the vecgym env (``kwargs`` passed on, e.g. ``terminate`` for async envs)."""
+        self.vecgym_env.close(**kwargs)
+
+    def call(self, name: str, *args: Any, **kwargs: Any) -> tuple[Any, ...]:
+        """The vecgym env's ``call``."""
+        return tuple(self.vecgym_env.call(name, *args, **kwargs))  # type: ignore[attr-defined]
+
+    def get_attr(self, name: str, **kwargs: Any) -> tuple[Any, ...]:
+        """The vecgym env's ``get_attr``."""
+        return tuple(self.vecgym_env.get_attr(name, **kwargs))  # type: ignore[attr-defined]
+
+    def set_attr(self, name: str, values: Any, **kwargs: Any) -> None:
+        """The vecgym env's ``set_attr``."""
+        self.vecgym_env.set_attr(name, values, **kwargs)  # type: ignore[attr-defined]
+
+    @property
+    def closed(self) -> bool:
+        """Whether the vecgym env is closed."""
+        return bool(self.vecgym_env.closed)
+
+    @closed.setter
+    def closed(self, value: bool) -> None:
+        # Gymnasium's ``close`` sets it; the vecgym env's own flag is the truth.
+        pass
+
+    def __getattr__(self, name: str) -> Any:
+        inner = self.__dict__.get("vecgym_env")
+        if name.startswith("_") or inner is None:
+            raise AttributeError(NO_ATTR_MSG.format(adapter="VecgymVectorEnv", name=name))
+        return getattr(inner, name)
+
+    def __repr__(self) -> str:
+        """``VecgymVectorEnv(<the vecgym vector env>)``."""
+        return f"{type(self).__name__}({self.vecgym_env!r})"
