@@ -10,7 +10,7 @@
 * :class:`Autoreset` resets the environment on the ``step`` after an episode ends;
 * :class:`RecordEpisodeStatistics` reports each finished episode's return, length and duration.
 
- Each records its constructor arguments
+Each records its constructor arguments
 (:class:`~vecgym.utils.RecordConstructorArgs`) and reports itself in ``env.spec`` through the
 spec field it stands for (``disable_env_checker``, ``order_enforce``, ``max_episode_steps``), so
 ``make(env.spec)`` rebuilds the same stack.
