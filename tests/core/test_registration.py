@@ -117,9 +117,11 @@ def test_env_spec_fields_match_gymnasium() -> None:
     assert [f.name for f in dataclasses.fields(WrapperSpec)] == [
         f.name for f in dataclasses.fields(gym_registration.WrapperSpec)
     ]
-    assert [(m.name, m.value) for m in VectorizeMode] == [
-        (m.name, m.value) for m in gym_registration.VectorizeMode
-    ]
+    # Gymnasium's modes first, in its order; vecgym adds RAY (RayVectorEnv) after them
+    theirs_modes = [(m.name, m.value) for m in gym_registration.VectorizeMode]
+    ours_modes = [(m.name, m.value) for m in VectorizeMode]
+    assert ours_modes[: len(theirs_modes)] == theirs_modes
+    assert ours_modes[len(theirs_modes) :] == [("RAY", "ray")]
 
 
 def _full_spec() -> EnvSpec:

@@ -386,6 +386,7 @@ class VectorizeMode(Enum):
     ASYNC = "async"
     SYNC = "sync"
     VECTOR_ENTRY_POINT = "vector_entry_point"
+    RAY = "ray"
 
 
 # --- ids ------------------------------------------------------------------------------------------

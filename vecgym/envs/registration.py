@@ -361,7 +361,8 @@ def make_vec(
         id: a registered id (optionally ``"module:id"``) or an :class:`EnvSpec`.
         num_envs: how many sub-environments.
         vectorization_mode: ``"sync"`` (:class:`vecgym.vector.SyncVectorEnv`), ``"async"``
-            (:class:`vecgym.vector.AsyncVectorEnv`) or ``"vector_entry_point"`` (the spec's
+            (:class:`vecgym.vector.AsyncVectorEnv`), ``"ray"`` (:class:`vecgym.vector.RayVectorEnv`,
+            the ``ray`` extra) or ``"vector_entry_point"`` (the spec's
             ``vector_entry_point``), as a :class:`VectorizeMode` or its value. ``None`` picks
             ``"vector_entry_point"`` when the spec has one, else ``"sync"``.
         vector_kwargs: keyword arguments for the vectoriser (``"sync"``/``"async"`` only).
@@ -454,7 +455,11 @@ def _make_vectorised(
         return single_env
 
     vector = importlib.import_module("vecgym.vector")
-    vectoriser = vector.SyncVectorEnv if mode is VectorizeMode.SYNC else vector.AsyncVectorEnv
+    vectoriser = {
+        VectorizeMode.SYNC: vector.SyncVectorEnv,
+        VectorizeMode.ASYNC: vector.AsyncVectorEnv,
+        VectorizeMode.RAY: vector.RayVectorEnv,
+    }[mode]
     return vectoriser(env_fns=[create_single_env for _ in range(num_envs)], **vector_kwargs)
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from vecgym.vector import utils
 from vecgym.vector.async_vector_env import AsyncVectorEnv
+from vecgym.vector.ray_vector_env import RayVectorEnv
 from vecgym.vector.sync_vector_env import SyncVectorEnv
 from vecgym.vector.vector_env import (
     AutoresetMode,
@@ -22,6 +23,7 @@ from vecgym.vector.vector_env import (
 __all__ = [
     "AsyncVectorEnv",
     "AutoresetMode",
+    "RayVectorEnv",
     "SyncVectorEnv",
     "VectorActionWrapper",
     "VectorEnv",
