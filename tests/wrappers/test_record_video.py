@@ -56,6 +56,7 @@ def test_default_schedule_is_capped_cubic() -> None:
     assert fired == [0, 1, 8, 27, 64, 125, 216, 343, 512, 729, 1000, 2000, 3000, 4000, 5000]
 
 
+@pytest.mark.slow
 def test_default_trigger_records_whole_episodes(tmp_path: Path, encoder: FakeEncoder) -> None:
     env = RecordVideo(ArgEnv(render_mode="rgb_array"), str(tmp_path / "videos"))
     _episodes(env, [2] * 10)
@@ -90,6 +91,7 @@ def test_episode_trigger_name_prefix_and_fps(tmp_path: Path, encoder: FakeEncode
     assert not env.recording
 
 
+@pytest.mark.slow
 def test_step_trigger_with_video_length(tmp_path: Path, encoder: FakeEncoder) -> None:
     env = RecordVideo(
         ArgEnv(render_mode="rgb_array"),
@@ -119,6 +121,7 @@ def test_trigger_during_recording_starts_a_new_video(tmp_path: Path, encoder: Fa
     assert encoder.videos == {"rl-video-step-0.mp4": [1, 2], "rl-video-step-2.mp4": [3, 4]}
 
 
+@pytest.mark.slow
 def test_both_triggers(tmp_path: Path, encoder: FakeEncoder) -> None:
     env = RecordVideo(
         ArgEnv(render_mode="rgb_array"),
