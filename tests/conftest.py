@@ -111,3 +111,28 @@ def no_leaks() -> Iterator[None]:
             psutil.Process(pid).kill()
     assert not leaked_children, f"test leaked child processes: {sorted(leaked_children)}"
     assert not leaked_shm, f"test leaked shared memory entries in {SHM_DIR}: {sorted(leaked_shm)}"
+
+
+# --- the `slow` marker ----------------------------------------------------------------------------
+#: A vector env started with ``spawn`` or ``forkserver`` pays an interpreter start and an import of
+#: vecgym per worker: every test parametrised with one of these start methods is marked ``slow``.
+SLOW_START_METHODS = frozenset({"spawn", "forkserver"})
+#: Tests that take several seconds whatever the start method (parent deaths, restarts after
+#: hangs), by function name, in files that the suite shares with other parametrisations.
+SLOW_TESTS = frozenset(
+    {
+        "test_workers_exit_when_parent_dies",
+        "test_restart_replaces_crashed_and_hung_workers",
+        "test_keyboard_interrupt_during_step",
+    }
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark the slow tests, so that ``pytest -m "not slow"`` is a quick inner loop."""
+    for item in items:
+        callspec = getattr(item, "callspec", None)
+        param_ids = set(callspec.id.split("-")) if callspec is not None else set()
+        name = getattr(item, "originalname", item.name)
+        if param_ids & SLOW_START_METHODS or name in SLOW_TESTS:
+            item.add_marker(pytest.mark.slow)

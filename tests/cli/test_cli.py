@@ -220,6 +220,7 @@ def test_bench_without_rich_prints_plain_lines(
     assert "[4/4] vector num_envs=1" in err
 
 
+@pytest.mark.slow
 def test_bench_compare_adds_installed_peers_and_notes_the_rest(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -12,14 +12,17 @@ import numpy as np
 import pytest
 
 import vecgym
+from tests.support.messages import message_pattern
 from tests.support.vector_reference import NextStepReference
 from vecgym import error
+from vecgym.envs._render_base import UNSUPPORTED_RENDER_MODE_MSG
 from vecgym.envs.toy_text._vector_base import ToyTextVectorEnv, draws_for
 from vecgym.envs.toy_text.blackjack import BlackjackVectorEnv
 from vecgym.envs.toy_text.cliffwalking import CliffWalkingVectorEnv
 from vecgym.envs.toy_text.frozen_lake import FrozenLakeVectorEnv
 from vecgym.envs.toy_text.taxi import TaxiVectorEnv
 from vecgym.vector import AutoresetMode, SyncVectorEnv
+from vecgym.vector.numpy_vector_env import NO_RENDER_MODE_MSG as VECTOR_NO_RENDER_MODE_MSG
 
 MODES = list(AutoresetMode)
 NUM_ENVS = 4
@@ -299,12 +302,12 @@ def test_ansi_texts_are_the_single_envs_texts(env_id: str) -> None:
 
 
 def test_render_errors_and_metadata() -> None:
-    with pytest.raises(error.UnsupportedMode, match="render_mode must be None or one of"):
+    with pytest.raises(error.UnsupportedMode, match=message_pattern(UNSUPPORTED_RENDER_MODE_MSG)):
         BlackjackVectorEnv(render_mode="ansi")
     envs = TaxiVectorEnv(num_envs=2)
     assert envs.metadata["render_fps"] == 4
     assert set(envs.metadata["render_modes"]) == {"rgb_array", "ansi"}
-    with pytest.warns(UserWarning, match="without specifying any render mode"):
+    with pytest.warns(UserWarning, match=message_pattern(VECTOR_NO_RENDER_MODE_MSG)):
         assert envs.render() is None
 
 
