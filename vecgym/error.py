@@ -18,10 +18,13 @@ Every exception vecgym raises on purpose derives from :class:`Error`, so
     ├── InvalidAction
     ├── InvalidSeed                      (also ValueError)
     ├── MissingArgument
-    ├── InvalidProbability
+    ├── InvalidProbability               (also ValueError)
     ├── InvalidBound                     (also ValueError)
     ├── InvalidSpace                     (also ValueError)
+    │   ├── InvalidSpaceType             (also TypeError)
+    │   └── OutOfDtypeRange              (also OverflowError)
     ├── InvalidMask                      (also ValueError)
+    │   └── InvalidMaskType              (also TypeError)
     ├── DeprecatedWrapper                (also ImportError)
     ├── RenamedWrapper                   (also AttributeError)
     ├── AlreadyPendingCallError
@@ -31,19 +34,23 @@ Every exception vecgym raises on purpose derives from :class:`Error`, so
     └── VectorEnvError
         ├── WorkerError                  (an env raised inside a worker)
         ├── WorkerDied                   (also concurrent.futures.process.BrokenProcessPool)
-        └── WaitTimeout                  (also TimeoutError)
+        └── WaitTimeout                  (also TimeoutError, multiprocessing.TimeoutError)
 
 Differences from Gymnasium, on purpose: Gymnasium derives ``AlreadyPendingCallError``,
 ``NoAsyncCallError``, ``ClosedEnvironmentError`` and ``CustomSpaceError`` from ``Exception`` rather
 than from its own ``Error``; here they all share the root, which only widens what ``except Error``
-catches. ``InvalidSeed``, ``InvalidSpace`` and ``InvalidMask`` are vecgym additions; they and
-``InvalidBound`` also derive from ``ValueError`` so that code catching the error Gymnasium raises in
-those places keeps working. ``RenamedWrapper`` is an ``AttributeError``, as Gymnasium raises for old
-wrapper names.
+catches. ``InvalidSeed``, ``InvalidSpace``, ``InvalidSpaceType``, ``OutOfDtypeRange``,
+``InvalidMask`` and ``InvalidMaskType`` are vecgym additions; they, ``InvalidBound`` and
+``InvalidProbability`` also derive from the built-in type Gymnasium raises for the same input
+(``ValueError``, ``TypeError``, ``OverflowError``), so code catching Gymnasium's error keeps
+working. Where Gymnasium checks a sampling mask with a bare ``assert``, vecgym raises
+``InvalidMask``/``InvalidProbability`` (``ValueError``s) instead. ``RenamedWrapper`` is an
+``AttributeError``, as Gymnasium raises for old wrapper names.
 """
 
 from __future__ import annotations
 
+import multiprocessing
 from concurrent.futures.process import BrokenProcessPool
 
 __all__ = [
@@ -57,14 +64,17 @@ __all__ = [
     "InvalidAction",
     "InvalidBound",
     "InvalidMask",
+    "InvalidMaskType",
     "InvalidMetadata",
     "InvalidProbability",
     "InvalidSeed",
     "InvalidSpace",
+    "InvalidSpaceType",
     "MissingArgument",
     "NameNotFound",
     "NamespaceNotFound",
     "NoAsyncCallError",
+    "OutOfDtypeRange",
     "RegistrationError",
     "RenamedWrapper",
     "ResetNeeded",
@@ -136,7 +146,7 @@ class MissingArgument(Error):
     """A required constructor argument is missing."""
 
 
-class InvalidProbability(Error):
+class InvalidProbability(Error, ValueError):
     """A probability (mask) that is not a valid distribution."""
 
 
@@ -149,8 +159,26 @@ class InvalidSpace(Error, ValueError):
     """A space constructed with arguments that cannot describe a space."""
 
 
+class InvalidSpaceType(InvalidSpace, TypeError):
+    """A space argument of the wrong type (e.g. a floating dtype for ``Discrete``).
+
+    Also a ``TypeError``, which Gymnasium raises in those places.
+    """
+
+
+class OutOfDtypeRange(InvalidSpace, OverflowError):
+    """A number a space is built from does not fit the space's dtype.
+
+    Also an ``OverflowError``, which numpy raises inside Gymnasium for some of those numbers.
+    """
+
+
 class InvalidMask(Error, ValueError):
     """A sampling mask or probability of the wrong type, dtype or shape."""
+
+
+class InvalidMaskType(InvalidMask, TypeError):
+    """A sampling mask or probability of a type the space cannot use (a ``TypeError`` too)."""
 
 
 # --- wrappers -------------------------------------------------------------------------------------
@@ -248,5 +276,9 @@ class WorkerDied(VectorEnvError, BrokenProcessPool):
         self.exitcode = exitcode
 
 
-class WaitTimeout(VectorEnvError, TimeoutError):
-    """A ``*_wait`` call did not receive every reply within its timeout."""
+class WaitTimeout(VectorEnvError, TimeoutError, multiprocessing.TimeoutError):
+    """A ``*_wait`` call did not receive every reply within its timeout.
+
+    Also a ``multiprocessing.TimeoutError``, which Gymnasium's ``AsyncVectorEnv`` raises there, and
+    the built-in ``TimeoutError``.
+    """
