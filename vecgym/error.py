@@ -14,6 +14,7 @@ Every exception vecgym raises on purpose derives from :class:`Error`, so
     ├── DependencyNotInstalled
     ├── UnsupportedMode
     ├── InvalidMetadata
+    ├── InvalidArgument                  (also TypeError and ValueError)
     ├── ResetNeeded
     ├── InvalidAction
     ├── InvalidSeed                      (also ValueError)
@@ -62,6 +63,7 @@ __all__ = [
     "DeprecatedWrapper",
     "Error",
     "InvalidAction",
+    "InvalidArgument",
     "InvalidBound",
     "InvalidMask",
     "InvalidMaskType",
@@ -128,6 +130,12 @@ class UnsupportedMode(Error):
 
 class InvalidMetadata(Error):
     """An environment's metadata is not valid."""
+
+
+class InvalidArgument(Error, TypeError, ValueError):
+    """An argument of a form vecgym refuses where Gymnasium raises ``TypeError`` for some values
+    and ``ValueError`` for others (e.g. a ``str`` as ``FilterObservation``'s ``filter_keys``), so
+    either ``except`` written for Gymnasium catches it."""
 
 
 class ResetNeeded(Error):

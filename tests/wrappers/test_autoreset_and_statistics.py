@@ -122,9 +122,11 @@ def test_statistics_key_collision_is_an_error() -> None:
         env.step(1)
 
 
-@pytest.mark.parametrize("bad", [-1, 2.5, "10", True])
-def test_statistics_rejects_bad_buffer_length(bad: Any) -> None:
-    with pytest.raises(ValueError, match="`buffer_length` to be a non-negative integer"):
+@pytest.mark.parametrize(
+    ("bad", "exc"), [(-1, ValueError), (2.5, TypeError), ("10", TypeError), (True, TypeError)]
+)
+def test_statistics_rejects_bad_buffer_length(bad: Any, exc: type[Exception]) -> None:
+    with pytest.raises(exc, match="`buffer_length` to be a non-negative integer"):
         RecordEpisodeStatistics(CountingEnv(), buffer_length=bad)
 
 

@@ -153,7 +153,9 @@ def test_filter_observation_tuple_keeps_order() -> None:
 @pytest.mark.parametrize(
     ("space", "keys", "error", "match"),
     [
-        (DICT_SPACE, "ab", TypeError, "Sequence"),
+        (DICT_SPACE, "ab", TypeError, "not the str 'ab'"),
+        (DICT_SPACE, "a", ValueError, "not the str 'a'"),
+        (TUPLE_SPACE, "a", TypeError, "not the str 'a'"),
         (DICT_SPACE, {"a"}, TypeError, "Sequence"),
         (DICT_SPACE, [0], TypeError, "strings for a Dict"),
         (DICT_SPACE, ["a", "z"], ValueError, r"Missing keys: \['z'\]"),
