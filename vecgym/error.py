@@ -15,6 +15,7 @@ Every exception vecgym raises on purpose derives from :class:`Error`, so
     ├── UnsupportedMode
     ├── InvalidMetadata
     ├── InvalidArgument                  (also TypeError and ValueError)
+    ├── NoEnvironments                   (also ValueError and IndexError)
     ├── ResetNeeded
     ├── InvalidAction
     ├── InvalidSeed                      (also ValueError)
@@ -76,6 +77,7 @@ __all__ = [
     "NameNotFound",
     "NamespaceNotFound",
     "NoAsyncCallError",
+    "NoEnvironments",
     "OutOfDtypeRange",
     "RegistrationError",
     "RenamedWrapper",
@@ -136,6 +138,13 @@ class InvalidArgument(Error, TypeError, ValueError):
     """An argument of a form vecgym refuses where Gymnasium raises ``TypeError`` for some values
     and ``ValueError`` for others (e.g. a ``str`` as ``FilterObservation``'s ``filter_keys``), so
     either ``except`` written for Gymnasium catches it."""
+
+
+class NoEnvironments(Error, ValueError, IndexError):
+    """A vector environment given no environment factories.
+
+    Also an ``IndexError``, which Gymnasium's vector environments raise for an empty ``env_fns``.
+    """
 
 
 class ResetNeeded(Error):
