@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+import multiprocessing
 import pickle
 
 import pytest
@@ -35,6 +36,18 @@ def test_every_exception_derives_from_the_root(cls: type[BaseException]) -> None
         (error.InvalidSpace, ValueError),
         (error.InvalidMask, ValueError),
         (error.WaitTimeout, TimeoutError),
+        (error.WaitTimeout, multiprocessing.TimeoutError),
+        (error.InvalidProbability, ValueError),
+        (error.InvalidSpaceType, TypeError),
+        (error.InvalidSpaceType, error.InvalidSpace),
+        (error.OutOfDtypeRange, OverflowError),
+        (error.OutOfDtypeRange, error.InvalidSpace),
+        (error.InvalidMaskType, TypeError),
+        (error.InvalidMaskType, error.InvalidMask),
+        (error.InvalidArgument, TypeError),
+        (error.InvalidArgument, ValueError),
+        (error.NoEnvironments, ValueError),
+        (error.NoEnvironments, IndexError),
         (error.WorkerDied, error.VectorEnvError),
         (error.WorkerError, error.VectorEnvError),
     ],

@@ -14,14 +14,19 @@ Every exception vecgym raises on purpose derives from :class:`Error`, so
     ├── DependencyNotInstalled
     ├── UnsupportedMode
     ├── InvalidMetadata
+    ├── InvalidArgument                  (also TypeError and ValueError)
+    ├── NoEnvironments                   (also ValueError and IndexError)
     ├── ResetNeeded
     ├── InvalidAction
     ├── InvalidSeed                      (also ValueError)
     ├── MissingArgument
-    ├── InvalidProbability
+    ├── InvalidProbability               (also ValueError)
     ├── InvalidBound                     (also ValueError)
     ├── InvalidSpace                     (also ValueError)
+    │   ├── InvalidSpaceType             (also TypeError)
+    │   └── OutOfDtypeRange              (also OverflowError)
     ├── InvalidMask                      (also ValueError)
+    │   └── InvalidMaskType              (also TypeError)
     ├── DeprecatedWrapper                (also ImportError)
     ├── RenamedWrapper                   (also AttributeError)
     ├── AlreadyPendingCallError
@@ -31,19 +36,23 @@ Every exception vecgym raises on purpose derives from :class:`Error`, so
     └── VectorEnvError
         ├── WorkerError                  (an env raised inside a worker)
         ├── WorkerDied                   (also concurrent.futures.process.BrokenProcessPool)
-        └── WaitTimeout                  (also TimeoutError)
+        └── WaitTimeout                  (also TimeoutError, multiprocessing.TimeoutError)
 
 Differences from Gymnasium, on purpose: Gymnasium derives ``AlreadyPendingCallError``,
 ``NoAsyncCallError``, ``ClosedEnvironmentError`` and ``CustomSpaceError`` from ``Exception`` rather
 than from its own ``Error``; here they all share the root, which only widens what ``except Error``
-catches. ``InvalidSeed``, ``InvalidSpace`` and ``InvalidMask`` are vecgym additions; they and
-``InvalidBound`` also derive from ``ValueError`` so that code catching the error Gymnasium raises in
-those places keeps working. ``RenamedWrapper`` is an ``AttributeError``, as Gymnasium raises for old
-wrapper names.
+catches. ``InvalidSeed``, ``InvalidSpace``, ``InvalidSpaceType``, ``OutOfDtypeRange``,
+``InvalidMask`` and ``InvalidMaskType`` are vecgym additions; they, ``InvalidBound`` and
+``InvalidProbability`` also derive from the built-in type Gymnasium raises for the same input
+(``ValueError``, ``TypeError``, ``OverflowError``), so code catching Gymnasium's error keeps
+working. Where Gymnasium checks a sampling mask with a bare ``assert``, vecgym raises
+``InvalidMask``/``InvalidProbability`` (``ValueError``s) instead. ``RenamedWrapper`` is an
+``AttributeError``, as Gymnasium raises for old wrapper names.
 """
 
 from __future__ import annotations
 
+import multiprocessing
 from concurrent.futures.process import BrokenProcessPool
 
 __all__ = [
@@ -55,16 +64,21 @@ __all__ = [
     "DeprecatedWrapper",
     "Error",
     "InvalidAction",
+    "InvalidArgument",
     "InvalidBound",
     "InvalidMask",
+    "InvalidMaskType",
     "InvalidMetadata",
     "InvalidProbability",
     "InvalidSeed",
     "InvalidSpace",
+    "InvalidSpaceType",
     "MissingArgument",
     "NameNotFound",
     "NamespaceNotFound",
     "NoAsyncCallError",
+    "NoEnvironments",
+    "OutOfDtypeRange",
     "RegistrationError",
     "RenamedWrapper",
     "ResetNeeded",
@@ -120,6 +134,19 @@ class InvalidMetadata(Error):
     """An environment's metadata is not valid."""
 
 
+class InvalidArgument(Error, TypeError, ValueError):
+    """An argument of a form vecgym refuses where Gymnasium raises ``TypeError`` for some values
+    and ``ValueError`` for others (e.g. a ``str`` as ``FilterObservation``'s ``filter_keys``), so
+    either ``except`` written for Gymnasium catches it."""
+
+
+class NoEnvironments(Error, ValueError, IndexError):
+    """A vector environment given no environment factories.
+
+    Also an ``IndexError``, which Gymnasium's vector environments raise for an empty ``env_fns``.
+    """
+
+
 class ResetNeeded(Error):
     """``step`` or ``render`` was called before ``reset``."""
 
@@ -136,7 +163,7 @@ class MissingArgument(Error):
     """A required constructor argument is missing."""
 
 
-class InvalidProbability(Error):
+class InvalidProbability(Error, ValueError):
     """A probability (mask) that is not a valid distribution."""
 
 
@@ -149,8 +176,26 @@ class InvalidSpace(Error, ValueError):
     """A space constructed with arguments that cannot describe a space."""
 
 
+class InvalidSpaceType(InvalidSpace, TypeError):
+    """A space argument of the wrong type (e.g. a floating dtype for ``Discrete``).
+
+    Also a ``TypeError``, which Gymnasium raises in those places.
+    """
+
+
+class OutOfDtypeRange(InvalidSpace, OverflowError):
+    """A number a space is built from does not fit the space's dtype.
+
+    Also an ``OverflowError``, which numpy raises inside Gymnasium for some of those numbers.
+    """
+
+
 class InvalidMask(Error, ValueError):
     """A sampling mask or probability of the wrong type, dtype or shape."""
+
+
+class InvalidMaskType(InvalidMask, TypeError):
+    """A sampling mask or probability of a type the space cannot use (a ``TypeError`` too)."""
 
 
 # --- wrappers -------------------------------------------------------------------------------------
@@ -248,5 +293,9 @@ class WorkerDied(VectorEnvError, BrokenProcessPool):
         self.exitcode = exitcode
 
 
-class WaitTimeout(VectorEnvError, TimeoutError):
-    """A ``*_wait`` call did not receive every reply within its timeout."""
+class WaitTimeout(VectorEnvError, TimeoutError, multiprocessing.TimeoutError):
+    """A ``*_wait`` call did not receive every reply within its timeout.
+
+    Also a ``multiprocessing.TimeoutError``, which Gymnasium's ``AsyncVectorEnv`` raises there, and
+    the built-in ``TimeoutError``.
+    """

@@ -171,7 +171,10 @@ def test_bad_constructor_arguments(kwargs: dict[str, Any], exc: type[Exception])
 
 def test_env_fns_must_be_callables() -> None:
     with pytest.raises(TypeError, match="env_fns"):
+        AsyncVectorEnv([1])
+    with pytest.raises(error.NoEnvironments, match="env_fns") as info:
         AsyncVectorEnv([])
+    assert isinstance(info.value, IndexError)  # what Gymnasium raises
 
 
 def test_differing_spaces_rejected() -> None:

@@ -59,8 +59,9 @@ def test_autoreset_mode_from_string() -> None:
 
 
 def test_no_envs() -> None:
-    with pytest.raises(ValueError, match="at least one"):
+    with pytest.raises(error.NoEnvironments, match="at least one") as info:
         SyncVectorEnv([])
+    assert isinstance(info.value, (ValueError, IndexError))  # IndexError: what Gymnasium raises
 
 
 @pytest.mark.parametrize(

@@ -463,6 +463,8 @@ class AsyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, A
             or len(env_fns) == 0
             or not all(callable(fn) for fn in env_fns)
         ):
+            if isinstance(env_fns, Sequence) and len(env_fns) == 0:
+                raise error.NoEnvironments(ENV_FNS_MSG.format(env_fns))
             raise TypeError(ENV_FNS_MSG.format(env_fns))
         self.env_fns = env_fns
         self.shared_memory = shared_memory

@@ -137,7 +137,7 @@ class SyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, Ac
         self.observation_mode = observation_mode
         self.autoreset_mode = AutoresetMode(autoreset_mode)
         if len(self.env_fns) == 0:
-            raise ValueError(NO_ENVS_MSG)
+            raise error.NoEnvironments(NO_ENVS_MSG)
 
         self.envs = []
         try:

@@ -412,14 +412,14 @@ class RecordEpisodeStatistics(Wrapper[ObsType, ActType, ObsType, ActType], Recor
             stats_key: the info key under which a finished episode's statistics are reported.
 
         Raises:
-            ValueError: if ``buffer_length`` is not a non-negative integer or ``None``.
+            TypeError: if ``buffer_length`` is not an integer or ``None`` (as in Gymnasium).
+            ValueError: if ``buffer_length`` is negative.
         """
-        if buffer_length is not None and (
-            isinstance(buffer_length, bool)
-            or not isinstance(buffer_length, numbers.Integral)
-            or buffer_length < 0
-        ):
-            raise ValueError(BUFFER_LENGTH_MSG.format(value=buffer_length))
+        if buffer_length is not None:
+            if isinstance(buffer_length, bool) or not isinstance(buffer_length, numbers.Integral):
+                raise TypeError(BUFFER_LENGTH_MSG.format(value=buffer_length))
+            if buffer_length < 0:
+                raise ValueError(BUFFER_LENGTH_MSG.format(value=buffer_length))
         RecordConstructorArgs.__init__(self, buffer_length=buffer_length, stats_key=stats_key)
         Wrapper.__init__(self, env)
 

@@ -21,9 +21,12 @@ __all__ = ["RepeatAction", "StickyAction"]
 
 # --- message templates ----------------------------------------------------------------------------
 STICKY_PROBABILITY_MSG = "`repeat_action_probability` must be in the interval [0, 1), got {value!r}"
+STICKY_PROBABILITY_TYPE_MSG = (
+    "`repeat_action_probability` must be a real number in the interval [0, 1), got {value!r} "
+    "of type {type}"
+)
 STICKY_DURATION_TYPE_MSG = (
-    "`repeat_action_duration` must be an integer or a tuple (or list) of two integers, "
-    "got {value!r}"
+    "`repeat_action_duration` must be a Python int or a tuple of two integers, got {value!r}"
 )
 STICKY_DURATION_ORDER_MSG = (
     "`repeat_action_duration` must be a valid range (low <= high), got {value!r}"
@@ -40,10 +43,11 @@ def _is_int(value: Any) -> bool:
 
 def _duration_range(duration: Any) -> tuple[int, int]:
     """``repeat_action_duration`` as the inclusive range ``(low, high)`` of repeat counts."""
-    if _is_int(duration):
+    # a bare count must be a Python int and a range a tuple, as Gymnasium requires
+    if isinstance(duration, int) and not isinstance(duration, bool):
         bounds: tuple[Any, ...] = (duration, duration)
-    elif isinstance(duration, tuple | list):
-        bounds = tuple(duration)
+    elif isinstance(duration, tuple):
+        bounds = duration
     else:
         raise ValueError(STICKY_DURATION_TYPE_MSG.format(value=duration))
     if len(bounds) != 2 or not all(_is_int(b) for b in bounds):
@@ -95,16 +99,20 @@ class StickyAction(ActionWrapper[ObsType, ActType, ActType], RecordConstructorAr
                 (both inclusive) to draw it from.
 
         Raises:
-            vecgym.error.InvalidProbability: the probability is not in ``[0, 1)``.
-            ValueError: the duration is not an integer or a pair of integers, or is below one.
+            TypeError: the probability is not a real number.
+            vecgym.error.InvalidProbability: the probability is not in ``[0, 1)`` (also a
+                ``ValueError``).
+            ValueError: the duration is not a Python ``int`` or a tuple of two integers (a list or
+                a numpy integer is refused, as in Gymnasium), or is below one.
             vecgym.error.InvalidBound: the duration pair has ``low > high``.
         """
         probability = repeat_action_probability
-        if (
-            isinstance(probability, bool | np.bool_)
-            or not isinstance(probability, numbers.Real)
-            or not 0 <= probability < 1
-        ):
+        if not isinstance(probability, numbers.Real):
+            # Gymnasium fails comparing it with 0: a TypeError
+            raise TypeError(
+                STICKY_PROBABILITY_TYPE_MSG.format(value=probability, type=type(probability))
+            )
+        if isinstance(probability, bool | np.bool_) or not 0 <= probability < 1:
             raise error.InvalidProbability(STICKY_PROBABILITY_MSG.format(value=probability))
         duration_range = _duration_range(repeat_action_duration)
 

@@ -22,6 +22,7 @@ from typing import Any, Final
 
 import numpy as np
 
+from vecgym import error
 from vecgym.core.env import ActType, Env, ObservationWrapper, ObsType, WrapperObsType
 from vecgym.core.record_constructor import RecordConstructorArgs
 from vecgym.core.spaces.space import Space
@@ -44,6 +45,10 @@ __all__ = [
 
 
 FILTER_KEYS_TYPE_MSG = "Expects `filter_keys` to be a Sequence, actual type: {type}"
+FILTER_KEYS_STR_MSG = (
+    "`filter_keys` must be a list or tuple of keys, not the str {keys!r} (wrap a single key in a "
+    "list: [{keys!r}])"
+)
 FILTER_DICT_KEYS_MSG = "All filter keys must be strings for a Dict space, got {keys}"
 FILTER_MISSING_KEYS_MSG = (
     "All the `filter_keys` must be included in the observation space.\n"
@@ -207,11 +212,17 @@ class FilterObservation(TransformObservation[Any, ActType, ObsType], RecordConst
             filter_keys: the keys (strings, for a Dict) or indices (integers, for a Tuple) to keep.
 
         Raises:
-            TypeError: ``filter_keys`` is not a (non-string) sequence, or holds the wrong key type.
+            TypeError: ``filter_keys`` is not a sequence, or holds the wrong key type.
+            vecgym.error.InvalidArgument: ``filter_keys`` is a ``str`` (a ``TypeError`` and a
+                ``ValueError``, the types Gymnasium raises for it).
             ValueError: the space is neither Dict nor Tuple, a key is missing or repeated, or no
                 key is left.
         """
-        if not isinstance(filter_keys, AbcSequence) or isinstance(filter_keys, str):
+        if isinstance(filter_keys, str):
+            # Gymnasium reads a str as its characters and raises TypeError or ValueError, or
+            # filters by single-character keys: refused, with an error of both types
+            raise error.InvalidArgument(FILTER_KEYS_STR_MSG.format(keys=filter_keys))
+        if not isinstance(filter_keys, AbcSequence):
             raise TypeError(FILTER_KEYS_TYPE_MSG.format(type=type(filter_keys)))
         RecordConstructorArgs.__init__(self, filter_keys=filter_keys)
         space = env.observation_space

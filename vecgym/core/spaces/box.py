@@ -369,7 +369,7 @@ def _cast_bound(
     if value.dtype != dtype and finite.size > 0:
         smallest, largest = finite.min().item(), finite.max().item()
         if smallest < dtype_min or largest > dtype_max:
-            raise error.InvalidSpace(
+            raise error.OutOfDtypeRange(
                 BOUND_RANGE_MSG.format(
                     name=name, low=dtype_min, high=dtype_max, dtype=dtype, value=value
                 )
@@ -426,7 +426,7 @@ def _cast_scalar_bound(
     if not (isinstance(number, float) and np.isinf(number)) and not (
         dtype_min <= number <= dtype_max
     ):
-        raise error.InvalidSpace(
+        raise error.OutOfDtypeRange(
             BOUND_RANGE_MSG.format(
                 name=name, low=dtype_min, high=dtype_max, dtype=dtype, value=value
             )

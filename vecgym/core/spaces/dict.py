@@ -144,7 +144,7 @@ class Dict(Space[dict[str, Any]], Mapping[str, Space[Any]], Generic[T_co]):
 
     def _check_mask(self, kind: str, value: object) -> None:
         if not isinstance(value, dict):
-            raise error.InvalidMask(MASK_TYPE_MSG.format(kind=kind, type=type(value)))
+            raise error.InvalidMaskType(MASK_TYPE_MSG.format(kind=kind, type=type(value)))
         if value.keys() != self.spaces.keys():
             raise error.InvalidMask(
                 MASK_KEYS_MSG.format(kind=kind, space_keys=list(self.spaces), keys=list(value))

@@ -42,7 +42,7 @@ def _check_array(
 ) -> npt.NDArray[Any]:
     """Check that a mask or probability vector is an ndarray of the given dtype and shape."""
     if not isinstance(value, np.ndarray):
-        raise error.InvalidMask(ARRAY_TYPE_MSG.format(name=name, type=type(value)))
+        raise error.InvalidMaskType(ARRAY_TYPE_MSG.format(name=name, type=type(value)))
     if value.dtype != np.dtype(dtype):
         raise error.InvalidMask(
             ARRAY_DTYPE_MSG.format(name=name, expected=np.dtype(dtype), actual=value.dtype)
@@ -108,8 +108,11 @@ class Discrete(Space[np.integer[Any]]):
 
     Raises:
         TypeError: ``n`` or ``start`` is not an integer.
-        InvalidSpace: ``n <= 0``, a non-integer ``dtype``, or elements that do not fit ``dtype``
-            (also a ``ValueError``).
+        InvalidSpace: ``n <= 0`` (also a ``ValueError``).
+        InvalidSpaceType: ``dtype`` is ``None`` or not an integer dtype (also a ``TypeError``, as
+            in Gymnasium).
+        OutOfDtypeRange: elements that do not fit ``dtype`` (also a ``ValueError`` and an
+            ``OverflowError``, which numpy raises inside Gymnasium).
 
     Example:
         >>> from vecgym.core.spaces.discrete import Discrete
@@ -138,10 +141,10 @@ class Discrete(Space[np.integer[Any]]):
         if not _is_integer(start):
             raise TypeError(START_TYPE_MSG.format(start, type(start)))
         if dtype is None:
-            raise error.InvalidSpace(DTYPE_NONE_MSG)
+            raise error.InvalidSpaceType(DTYPE_NONE_MSG)
         resolved = np.dtype(dtype)
         if not np.issubdtype(resolved, np.integer):
-            raise error.InvalidSpace(DTYPE_KIND_MSG.format(resolved))
+            raise error.InvalidSpaceType(DTYPE_KIND_MSG.format(resolved))
         _check_fits(resolved, int(start), int(n))
         self.n = resolved.type(int(n))
         self.start = resolved.type(int(start))
@@ -244,6 +247,6 @@ def _check_fits(dtype: np.dtype[Any], start: int, n: int) -> None:
     info = np.iinfo(dtype)
     top = start + n - 1
     if start < info.min or top > info.max or n > info.max:
-        raise error.InvalidSpace(
+        raise error.OutOfDtypeRange(
             RANGE_MSG.format(dtype=dtype, low=info.min, high=info.max, n=n, start=start, top=top)
         )

@@ -222,7 +222,7 @@ class Graph(Space[GraphInstance]):
     @staticmethod
     def _split_mask(kind: str, value: Any) -> tuple[Any, Any]:
         if not isinstance(value, (tuple, list)) or len(value) != 2:
-            raise error.InvalidMask(MASK_FORM_MSG.format(kind=kind, value=value))
+            raise error.InvalidMaskType(MASK_FORM_MSG.format(kind=kind, value=value))
         return value[0], value[1]
 
     def contains(self, x: Any) -> bool:

@@ -27,6 +27,9 @@ DTYPE_KIND_MSG = "MultiDiscrete dtype must be an integer dtype, got {}"
 VALUES_TYPE_MSG = "MultiDiscrete {name} must be an array-like of integers, got {value!r}"
 SHAPES_DIFFER_MSG = "MultiDiscrete start and nvec must have the same shape, got {} and {}"
 NVEC_VALUE_MSG = "MultiDiscrete nvec (the counts) must all be positive, got {}"
+VALUES_RANGE_MSG = (
+    "MultiDiscrete {name} must lie in the range [{low}, {high}] of dtype {dtype}, got {value}"
+)
 RANGE_MSG = (
     "MultiDiscrete elements and counts must fit dtype {dtype} (range [{low}, {high}]), got "
     "smallest start {start}, largest count {count} and largest element start + nvec - 1 = {top}"
@@ -78,10 +81,13 @@ class MultiDiscrete(Space[npt.NDArray[np.integer[Any]]]):
         resolved = np.dtype(dtype)
         if not np.issubdtype(resolved, np.integer):
             raise error.InvalidSpace(DTYPE_KIND_MSG.format(resolved))
+        # each argument is checked in full before the next, in Gymnasium's order
         counts = _integer_values(nvec, "nvec")
+        _check_values_fit(resolved, counts, "nvec")
         starts = np.zeros(counts.shape, dtype=np.int64) if start is None else None
         if starts is None:
             starts = _integer_values(start, "start")
+            _check_values_fit(resolved, starts, "start")
         if starts.shape != counts.shape:
             raise error.InvalidSpace(SHAPES_DIFFER_MSG.format(starts.shape, counts.shape))
         if not np.all(counts > 0):
@@ -236,13 +242,29 @@ def _integer_values(value: Any, name: str) -> npt.NDArray[Any]:
     try:
         array = np.array(value, copy=True)
     except (ValueError, TypeError) as exc:
-        raise error.InvalidSpace(VALUES_TYPE_MSG.format(name=name, value=value)) from exc
+        raise error.InvalidSpaceType(VALUES_TYPE_MSG.format(name=name, value=value)) from exc
     if array.dtype.kind in "iu":
         return array
+    if array.dtype.kind == "b":  # True counts as 1, as numpy (and Gymnasium) reads it
+        return array.astype(np.int64)
     if array.dtype.kind == "f" and np.all(np.isfinite(array)) and np.all(array == np.floor(array)):
         # Python integers keep every count exact, whatever its size
         return np.array([int(v) for v in array.ravel().tolist()], dtype=object).reshape(array.shape)
-    raise error.InvalidSpace(VALUES_TYPE_MSG.format(name=name, value=value))
+    raise error.InvalidSpaceType(VALUES_TYPE_MSG.format(name=name, value=value))
+
+
+def _check_values_fit(dtype: np.dtype[Any], values: npt.NDArray[Any], name: str) -> None:
+    """Raise unless every value of ``values`` (``nvec`` or ``start``) fits ``dtype``."""
+    if values.size == 0:
+        return
+    info = np.iinfo(dtype)
+    numbers = [int(v) for v in values.ravel().tolist()]
+    if min(numbers) < info.min or max(numbers) > info.max:
+        raise error.OutOfDtypeRange(
+            VALUES_RANGE_MSG.format(
+                name=name, dtype=dtype, low=info.min, high=info.max, value=values
+            )
+        )
 
 
 def _check_fits(dtype: np.dtype[Any], starts: npt.NDArray[Any], counts: npt.NDArray[Any]) -> None:
@@ -256,7 +278,7 @@ def _check_fits(dtype: np.dtype[Any], starts: npt.NDArray[Any], counts: npt.NDAr
     largest_count = max(count_list)
     top = max(s + c - 1 for s, c in zip(start_list, count_list, strict=True))
     if lowest < info.min or largest_count > info.max or top > info.max:
-        raise error.InvalidSpace(
+        raise error.OutOfDtypeRange(
             RANGE_MSG.format(
                 dtype=dtype,
                 low=info.min,

@@ -176,11 +176,11 @@ class Text(Space[str]):
     def _unpack(self, value: Any, dtype: type[np.generic], name: str) -> tuple[Any, Any]:
         """Check a ``(length, array)`` mask or probability and return its two parts."""
         if not isinstance(value, tuple) or len(value) != 2:
-            raise error.InvalidMask(MASK_TUPLE_MSG.format(name=name, value=value))
+            raise error.InvalidMaskType(MASK_TUPLE_MSG.format(name=name, value=value))
         length, array = value
         if length is not None:
             if not _is_integer(length):
-                raise error.InvalidMask(MASK_LENGTH_TYPE_MSG.format(length, type(length)))
+                raise error.InvalidMaskType(MASK_LENGTH_TYPE_MSG.format(length, type(length)))
             if not self.min_length <= length <= self.max_length:
                 raise error.InvalidMask(
                     MASK_LENGTH_RANGE_MSG.format(self.min_length, self.max_length, length)

@@ -39,7 +39,7 @@ def check_composite_mask(kind: str, value: object, expected_len: int) -> None:
         InvalidMask: ``value`` is not a tuple, or its length differs from ``expected_len``.
     """
     if not isinstance(value, tuple):
-        raise error.InvalidMask(MASK_TYPE_MSG.format(kind=kind, type=type(value)))
+        raise error.InvalidMaskType(MASK_TYPE_MSG.format(kind=kind, type=type(value)))
     if len(value) != expected_len:
         raise error.InvalidMask(
             MASK_LENGTH_MSG.format(kind=kind, expected=expected_len, got=len(value))

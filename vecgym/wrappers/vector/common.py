@@ -71,11 +71,12 @@ class RecordEpisodeStatistics(VectorWrapper[ObsType, ActType, ObsType, ActType, 
 
         Raises:
             TypeError: ``env.metadata["autoreset_mode"]`` is not an ``AutoresetMode``.
-            ValueError: ``buffer_length`` is not a non-negative integer.
+            TypeError: ``buffer_length`` is not an integer (as in Gymnasium).
+            ValueError: ``buffer_length`` is negative.
         """
         super().__init__(env)
         if isinstance(buffer_length, bool) or not isinstance(buffer_length, (int, np.integer)):
-            raise ValueError(BUFFER_LENGTH_MSG.format(buffer_length))
+            raise TypeError(BUFFER_LENGTH_MSG.format(buffer_length))
         if buffer_length < 0:
             raise ValueError(BUFFER_LENGTH_MSG.format(buffer_length))
         self._stats_key = stats_key
