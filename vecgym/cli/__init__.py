@@ -6,7 +6,12 @@ progress, ``matplotlib`` for plots, the peers of ``bench --compare``), always la
 ``import vecgym`` never pays for it.
 
 Exit codes: 0 success; 1 the command ran and found a failure (``check``); 2 bad usage — bad
-arguments, an unknown env id, a missing extra (argparse's convention).
+arguments, an unknown env id, env kwargs the env refuses, an output file that cannot be written, a
+missing extra (argparse's convention); 130 interrupted (Ctrl-C), after printing and writing what
+was measured so far.
+
+Every command takes ``--json FILE`` (``-`` for stdout); each report has a ``"schema_version"``
+(:data:`vecgym.cli.output.SCHEMA_VERSION`) and a ``"command"``.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Sequence
+from typing import Any
 
 __all__ = ["build_parser", "main"]
 
@@ -31,11 +37,15 @@ def _list_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--ids", action="store_true", help="one id per line, no grouping (for scripts)"
     )
+    from vecgym.cli import args as cli_args
+
+    cli_args.add_json(parser, "the ids and their specs")
 
 
 def _run_list(args: argparse.Namespace) -> int:
     import vecgym
     from vecgym.cli import args as cli_args
+    from vecgym.cli import output
 
     specs = {
         env_id: spec
@@ -47,11 +57,47 @@ def _run_list(args: argparse.Namespace) -> int:
             f"no registered env id contains {args.pattern!r} (run `vecgym list` for all)",
             cli_args.EXIT_FAILURE,
         )
-    if args.ids:
-        print("\n".join(sorted(specs)))
-    else:
-        print(vecgym.pprint_registry(specs, disable_print=True))
+    json_out = cli_args.open_output(args.json, "--json")
+    try:
+        if json_out is not None:
+            output.write_json(_list_report(specs), json_out)
+            if json_out is sys.stdout:
+                return 0
+        if args.ids:
+            print("\n".join(sorted(specs)))
+        else:
+            print(vecgym.pprint_registry(specs, disable_print=True))
+    finally:
+        if json_out is not None and json_out is not sys.stdout:
+            json_out.close()
     return 0
+
+
+def _list_report(specs: dict[str, Any]) -> dict[str, Any]:
+    """``vecgym list --json``: each id with the parts of its spec that JSON can hold."""
+    from vecgym.cli import output
+
+    def entry_point(value: Any) -> str | None:
+        if value is None or isinstance(value, str):
+            return value
+        return f"{getattr(value, '__module__', '?')}:{getattr(value, '__qualname__', value)}"
+
+    return {
+        "schema_version": output.SCHEMA_VERSION,
+        "command": "list",
+        "envs": [
+            {
+                "id": env_id,
+                "namespace": spec.namespace,
+                "name": spec.name,
+                "version": spec.version,
+                "entry_point": entry_point(spec.entry_point),
+                "vector_entry_point": entry_point(spec.vector_entry_point),
+                "max_episode_steps": spec.max_episode_steps,
+            }
+            for env_id, spec in sorted(specs.items())
+        ],
+    }
 
 
 def _bench(args: argparse.Namespace) -> int:
@@ -98,7 +144,7 @@ def build_parser() -> argparse.ArgumentParser:
     for name, help_text, add_arguments, runner in subcommands:
         sub = commands.add_parser(name, help=help_text, description=help_text)
         add_arguments(sub)
-        sub.set_defaults(run=runner)
+        sub.set_defaults(run=runner, command_parser=sub)
     return parser
 
 
@@ -118,6 +164,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     parser = build_parser()
     args = parser.parse_args(argv)
+    if hasattr(args, "env_id") and args.command != "list":
+        cli_args.require_env_id(args.command_parser, args, getattr(args, "default_env_id", None))
     try:
         return int(args.run(args))
     except cli_args.CliError as exc:

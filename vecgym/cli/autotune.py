@@ -14,9 +14,10 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import IO, Any, TextIO
 
 from vecgym.cli import output
 from vecgym.cli.measure import measure_pool, measure_single_env, usable_cores
@@ -54,7 +55,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The ``autotune`` subcommand's options."""
     from vecgym.cli import args as cli_args
 
-    parser.add_argument("env_id", help="env id to tune for")
+    cli_args.add_env_id(parser, "env id to tune for")
     cli_args.add_env_kwargs(parser)
     parser.add_argument(
         "--num-envs",
@@ -64,16 +65,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="keep num_envs fixed at N (your training's batch) and tune only workers and "
         "batch_size; default: also try envs per worker in --envs-per-worker",
     )
-    parser.add_argument(
+    cli_args.add_int_values(
+        parser,
         "--envs-per-worker",
-        nargs="+",
-        type=cli_args.positive_int,
-        default=list(DEFAULT_ENVS_PER_WORKER),
-        metavar="E",
-        help="envs per worker to try when --num-envs is not given (default %(default)s)",
+        list(DEFAULT_ENVS_PER_WORKER),
+        "E",
+        "envs per worker to try when --num-envs is not given (default %(default)s)",
     )
     cli_args.add_workers(parser, "to try (default: 1 to the usable cores)")
     cli_args.add_seconds(parser, DEFAULT_SECONDS)
+    cli_args.add_json(parser, "the measurements and the code")
 
 
 def grid(
@@ -199,11 +200,28 @@ def _single_rate(env_id: str, env_kwargs: dict[str, Any], seconds: float) -> flo
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run ``vecgym autotune`` with parsed arguments; return the exit code."""
-    import vecgym
+    """Run ``vecgym autotune`` with parsed arguments; return the exit code.
+
+    The env id, the env kwargs (the env is built once) and the ``--json`` file are checked
+    before measuring. Ctrl-C keeps what was measured: the fastest layout so far is reported,
+    and the exit code is 130.
+    """
     from vecgym.cli import args as cli_args
 
     cli_args.require_env(args.env_id)
+    cli_args.require_buildable(args.env_id, args.env_kwargs)
+    json_out = cli_args.open_output(args.json, "--json")
+    try:
+        return _autotune(args, json_out)
+    finally:
+        if json_out is not None and json_out is not sys.stdout:
+            json_out.close()
+
+
+def _autotune(args: argparse.Namespace, json_out: IO[Any] | None) -> int:
+    import vecgym
+    from vecgym.cli import args as cli_args
+
     cores = usable_cores()
     workers = args.workers or list(range(1, cores + 1))
     candidates = grid(workers, args.envs_per_worker, args.num_envs)
@@ -212,42 +230,71 @@ def run(args: argparse.Namespace) -> int:
     total = 1 + len(candidates) + (len(sizes) if has_vector else 0)
     rates: list[tuple[Candidate, float]] = []
     vector_rates: dict[int, float] = {}
-    with output.Progress(total, f"autotune {args.env_id}") as progress:
-        progress.start("single env")
-        single = _single_rate(args.env_id, args.env_kwargs, args.seconds)
-        progress.advance(f"single env: {single:,.0f} steps/s")
-        for c in candidates:
-            label = f"workers={c.num_workers} num_envs={c.num_envs} batch_size={c.batch_size}"
-            progress.start(label)
-            rate = _measure_async(args.env_id, args.env_kwargs, c, args.seconds)
-            rates.append((c, rate))
-            progress.advance(f"{label}: {rate:,.0f} steps/s")
-        if has_vector:
-            for n in sizes:
-                progress.start(f"vector num_envs={n}")
-                vector_rates[n] = _measure_vector(args.env_id, args.env_kwargs, n, args.seconds)
-                progress.advance(f"vector num_envs={n}: {vector_rates[n]:,.0f} steps/s")
+    single: float | None = None
+    interrupted = False
+    try:
+        with output.Progress(total, f"autotune {args.env_id}") as progress:
+            progress.start("single env")
+            single = _single_rate(args.env_id, args.env_kwargs, args.seconds)
+            progress.advance(f"single env: {single:,.0f} steps/s")
+            for c in candidates:
+                label = f"workers={c.num_workers} num_envs={c.num_envs} batch_size={c.batch_size}"
+                progress.start(label)
+                rate = _measure_async(args.env_id, args.env_kwargs, c, args.seconds)
+                rates.append((c, rate))
+                progress.advance(f"{label}: {rate:,.0f} steps/s")
+            if has_vector:
+                for n in sizes:
+                    progress.start(f"vector num_envs={n}")
+                    vector_rates[n] = _measure_vector(args.env_id, args.env_kwargs, n, args.seconds)
+                    progress.advance(f"vector num_envs={n}: {vector_rates[n]:,.0f} steps/s")
+    except KeyboardInterrupt:  # Ctrl-C: report what was measured
+        interrupted = True
+    stream = sys.stderr if json_out is sys.stdout else sys.stdout
+    code = _print_results(args, single, rates, vector_rates, cores, stream) if rates else None
+    if json_out is not None:
+        report = _report(args, single, rates, vector_rates, cores, code, interrupted)
+        output.write_json(report, json_out)
+        if json_out is not sys.stdout:
+            output.note(f"results written to {args.json}")
+    if interrupted:
+        output.note(cli_args.INTERRUPTED_MSG)
+        return cli_args.EXIT_INTERRUPTED
+    return 0
 
+
+def _print_results(
+    args: argparse.Namespace,
+    single: float | None,
+    rates: list[tuple[Candidate, float]],
+    vector_rates: dict[int, float],
+    cores: int,
+    stream: TextIO,
+) -> str:
+    """Print the table, the fastest layout and its code; return the code."""
+    single_rate = single or 0.0
     table = output.Table(
         f"autotune {args.env_id}: AsyncVectorEnv send/recv collection, env steps/s",
         ["workers", "envs/worker", "num_envs", "batch_size", "steps/s", "% of bound"],
-        caption=f"bound = single-env rate ({single:,.0f} steps/s) x min(num_envs, {cores} cores)",
+        caption=f"bound = single-env rate ({single_rate:,.0f} steps/s) x min(num_envs, "
+        f"{cores} cores)",
     )
     for c, rate in sorted(rates, key=lambda item: -item[1]):
-        bound = single * min(c.num_envs, cores)
+        bound = single_rate * min(c.num_envs, cores)
         table.add_row(
             str(c.num_workers),
             str(c.envs_per_worker),
             str(c.num_envs),
             str(c.batch_size),
             f"{rate:,.0f}",
-            f"{100 * rate / bound:.0f}%",
+            f"{100 * rate / bound:.0f}%" if bound else "-",
         )
-    output.print_table(table)
+    output.print_table(table, stream)
     best, best_rate = max(rates, key=lambda item: item[1])
     print(
         f"\nFastest AsyncVectorEnv here: {best.num_workers} worker(s) x {best.envs_per_worker} "
-        f"envs, batch_size {best.batch_size}: {best_rate:,.0f} env steps/s"
+        f"envs, batch_size {best.batch_size}: {best_rate:,.0f} env steps/s",
+        file=stream,
     )
     code = async_snippet(args.env_id, args.env_kwargs, best)
     if vector_rates:
@@ -256,9 +303,49 @@ def run(args: argparse.Namespace) -> int:
             print(
                 f"The numpy-vectorised env is faster still: {vec_rate:,.0f} env steps/s at "
                 f"num_envs={n_vec} (one process, no crash isolation); its code follows the "
-                "async one."
+                "async one.",
+                file=stream,
             )
             code += "\n\n" + vector_snippet(args.env_id, args.env_kwargs, n_vec, "vector_envs")
-    print(f"{CODE_HEADER}\n")
-    print(code, flush=True)
-    return 0
+    print(f"{CODE_HEADER}\n", file=stream)
+    print(code, file=stream, flush=True)
+    return code
+
+
+def _report(
+    args: argparse.Namespace,
+    single: float | None,
+    rates: list[tuple[Candidate, float]],
+    vector_rates: dict[int, float],
+    cores: int,
+    code: str | None,
+    interrupted: bool,
+) -> dict[str, Any]:
+    """``vecgym autotune --json``: every layout measured, the fastest, and the code."""
+
+    def row(c: Candidate, rate: float) -> dict[str, Any]:
+        bound = (single or 0.0) * min(c.num_envs, cores)
+        return {
+            "num_workers": c.num_workers,
+            "envs_per_worker": c.envs_per_worker,
+            "num_envs": c.num_envs,
+            "batch_size": c.batch_size,
+            "steps_per_s": rate,
+            "pct_of_bound": 100 * rate / bound if bound else None,
+        }
+
+    best = max(rates, key=lambda item: item[1]) if rates else None
+    return {
+        "schema_version": output.SCHEMA_VERSION,
+        "command": "autotune",
+        "interrupted": interrupted,
+        "env_id": args.env_id,
+        "env_kwargs": args.env_kwargs,
+        "seconds_per_measurement": args.seconds,
+        "usable_cores": cores,
+        "single_env_steps_per_s": single,
+        "results": [row(c, rate) for c, rate in rates],
+        "vector_results": [{"num_envs": n, "steps_per_s": r} for n, r in vector_rates.items()],
+        "best": None if best is None else row(*best),
+        "code": code,
+    }

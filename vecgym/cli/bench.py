@@ -11,13 +11,13 @@ vectorised env (``vector``) steps every env in one call and can go past 100%.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
+import sys
 import time
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
-from typing import Any
+from dataclasses import asdict, dataclass, field
+from typing import IO, Any, TextIO
 
 import numpy as np
 
@@ -74,17 +74,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The ``bench`` subcommand's options."""
     from vecgym.cli import args as cli_args
 
-    parser.add_argument(
-        "env_id", nargs="?", default=DEFAULT_ENV_ID, help=f"env id (default {DEFAULT_ENV_ID})"
-    )
+    cli_args.add_env_id(parser, f"env id (default {DEFAULT_ENV_ID})")
+    parser.set_defaults(default_env_id=DEFAULT_ENV_ID)
     cli_args.add_env_kwargs(parser)
-    parser.add_argument(
+    cli_args.add_int_values(
+        parser,
         "--num-envs",
-        nargs="+",
-        type=cli_args.positive_int,
-        default=list(DEFAULT_NUM_ENVS),
-        metavar="N",
-        help="num_envs values of the sweep (default: %(default)s)",
+        list(DEFAULT_NUM_ENVS),
+        "N",
+        "num_envs values of the sweep (default: %(default)s)",
     )
     cli_args.add_workers(parser, "for async runtimes (default: 1 and the usable cores)")
     cli_args.add_seconds(parser, DEFAULT_SECONDS)
@@ -108,7 +106,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="largest num_envs for peers that start one process per env (default %(default)s)",
     )
-    parser.add_argument("--json", metavar="FILE", help="write the results as JSON to FILE")
+    cli_args.add_json(parser, "the results")
     parser.add_argument(
         "--plot", metavar="FILE", help='draw the scaling curves as a PNG (needs "vecgym[plot]")'
     )
@@ -203,56 +201,84 @@ def run_bench(
         max_processes: peers with one process per env skip larger ``num_envs``.
         repeats: timed runs per measurement; the best is kept (steadier on a busy machine).
     """
-    cores = usable_cores()
-    workers = sorted({1, cores}) if workers is None else list(workers)
+    workers = sorted({1, usable_cores()}) if workers is None else list(workers)
     runtimes = vecgym_runtimes() + (compare_runtimes() if compare else [])
     cases = _plan(runtimes, num_envs, workers)
-    skipped: dict[str, str] = {}
-    results: list[BenchResult] = []
+    done = _Sweep()
     started = time.perf_counter()
     info = machine_info()
-    with output.Progress(len(cases) + 1, f"bench {target.env_id}") as progress:
-        progress.start("single env")
-        single = _single_env_rate(target, seconds)
-        progress.advance(f"single env: {single:,.0f} steps/s")
-        for runtime, n, w in cases:
-            label = _label(runtime.name, n, w)
-            progress.start(label)
-            if runtime.name in skipped:
-                progress.advance(f"{label}: skipped")
-                continue
-            if runtime.process_per_env and n > max_processes:
-                progress.advance(f"{label}: skipped ({PROCESS_CAP_MSG.format(cap=max_processes)})")
-                skipped.setdefault(
-                    f"{runtime.name} num_envs>{max_processes}",
-                    PROCESS_CAP_MSG.format(cap=max_processes),
-                )
-                continue
-            try:
-                rate, steps, elapsed = _measure(runtime, target, n, w, seconds, repeats)
-            except Unavailable as exc:
-                skipped[runtime.name] = str(exc)
-                progress.advance(f"{label}: skipped ({exc})")
-                continue
-            bound = single * min(n, cores)
-            results.append(
-                BenchResult(runtime.name, n, w, rate, steps, elapsed, bound, 100 * rate / bound)
-            )
-            progress.advance(f"{label}: {rate:,.0f} steps/s")
+    interrupted = False
+    try:
+        with output.Progress(len(cases) + 1, f"bench {target.env_id}") as progress:
+            _sweep(target, cases, seconds, max_processes, repeats, progress, done)
+    except KeyboardInterrupt:  # Ctrl-C: keep what was measured
+        interrupted = True
     if hasattr(os, "getloadavg"):
         info["load_average_end"] = list(os.getloadavg())
     return {
+        "schema_version": output.SCHEMA_VERSION,
+        "command": "bench",
+        "interrupted": interrupted,
         "env_id": target.env_id,
         "env_kwargs": target.env_kwargs,
         "autoreset_mode": target.autoreset_mode,
         "seconds_per_measurement": seconds,
         "repeats": repeats,
-        "single_env_steps_per_s": single,
+        "single_env_steps_per_s": done.single,
         "machine": info,
         "wall_time_s": time.perf_counter() - started,
-        "results": [asdict(r) for r in results],
-        "skipped": [{"runtime": name, "reason": reason} for name, reason in skipped.items()],
+        "results": [asdict(r) for r in done.results],
+        "skipped": [{"runtime": name, "reason": reason} for name, reason in done.skipped.items()],
     }
+
+
+@dataclass
+class _Sweep:
+    """What a sweep has measured so far (kept when it is interrupted)."""
+
+    single: float | None = None
+    results: list[BenchResult] = field(default_factory=list)
+    skipped: dict[str, str] = field(default_factory=dict)
+
+
+def _sweep(
+    target: BenchTarget,
+    cases: list[tuple[Runtime, int, int | None]],
+    seconds: float,
+    max_processes: int,
+    repeats: int,
+    progress: output.Progress,
+    done: _Sweep,
+) -> None:
+    """Measure the single env, then each case, recording each result in ``done`` as it comes."""
+    cores = usable_cores()
+    progress.start("single env")
+    single = done.single = _single_env_rate(target, seconds)
+    progress.advance(f"single env: {single:,.0f} steps/s")
+    for runtime, n, w in cases:
+        label = _label(runtime.name, n, w)
+        progress.start(label)
+        if runtime.name in done.skipped:
+            progress.advance(f"{label}: skipped")
+            continue
+        if runtime.process_per_env and n > max_processes:
+            progress.advance(f"{label}: skipped ({PROCESS_CAP_MSG.format(cap=max_processes)})")
+            done.skipped.setdefault(
+                f"{runtime.name} num_envs>{max_processes}",
+                PROCESS_CAP_MSG.format(cap=max_processes),
+            )
+            continue
+        try:
+            rate, steps, elapsed = _measure(runtime, target, n, w, seconds, repeats)
+        except Unavailable as exc:
+            done.skipped[runtime.name] = str(exc)
+            progress.advance(f"{label}: skipped ({exc})")
+            continue
+        bound = single * min(n, cores)
+        done.results.append(
+            BenchResult(runtime.name, n, w, rate, steps, elapsed, bound, 100 * rate / bound)
+        )
+        progress.advance(f"{label}: {rate:,.0f} steps/s")
 
 
 def report_table(report: dict[str, Any]) -> output.Table:
@@ -264,7 +290,7 @@ def report_table(report: dict[str, Any]) -> output.Table:
         ["num_envs", "runtime", "workers", "steps/s", "bound", "% of bound", "x sync"],
         left=(1,),
         caption=CAPTION.format(
-            single=report["single_env_steps_per_s"], cores=machine["usable_cores"]
+            single=report["single_env_steps_per_s"] or 0.0, cores=machine["usable_cores"]
         ),
     )
     sync_rate = {
@@ -284,7 +310,7 @@ def report_table(report: dict[str, Any]) -> output.Table:
     return table
 
 
-def plot_report(report: dict[str, Any], path: str) -> None:
+def plot_report(report: dict[str, Any], path: str | IO[bytes]) -> None:
     """Draw steps/s against num_envs, one line per runtime (and worker count), plus the bound.
 
     Raises:
@@ -320,7 +346,7 @@ def plot_report(report: dict[str, Any], path: str) -> None:
     ax.set_title(f"vecgym bench {report['env_id']} ({report['machine']['usable_cores']} cores)")
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize="small")
-    fig.savefig(path, dpi=120)
+    fig.savefig(path, dpi=120, format="png")
 
 
 def _plot_available() -> bool:
@@ -332,24 +358,60 @@ def _plot_available() -> bool:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run ``vecgym bench`` with parsed arguments; return the exit code."""
+    """Run ``vecgym bench`` with parsed arguments; return the exit code.
+
+    Everything that can be refused is checked before the sweep: the env id, the env kwargs
+    (the env is built once), the ``--json`` and ``--plot`` files (opened for writing). Ctrl-C
+    during the sweep keeps what was measured: it is printed and written, and the exit code is
+    130.
+    """
     from vecgym.cli import args as cli_args
 
     target = BenchTarget(args.env_id, args.env_kwargs, args.autoreset_mode)
     cli_args.require_env(target.env_id)
+    cli_args.require_buildable(target.env_id, target.env_kwargs)
     want_plot = args.plot is not None
-    if want_plot and not _plot_available():
+    can_plot = want_plot and _plot_available()
+    if want_plot and not can_plot:
         output.note(f"note: {PLOT_EXTRA_MSG.split(' (')[0]}; the table will still be printed")
-    report = run_bench(
-        target,
-        args.num_envs,
-        args.workers,
-        args.seconds,
-        args.compare,
-        args.max_processes,
-        args.repeats,
-    )
-    output.print_table(report_table(report))
+    json_out = cli_args.open_output(args.json, "--json")
+    plot_out = cli_args.open_output(args.plot, "--plot", binary=True) if can_plot else None
+    try:
+        report = run_bench(
+            target,
+            args.num_envs,
+            args.workers,
+            args.seconds,
+            args.compare,
+            args.max_processes,
+            args.repeats,
+        )
+        _print_report(report, sys.stderr if json_out is sys.stdout else sys.stdout)
+        if json_out is not None:
+            output.write_json(report, json_out)
+            if json_out is not sys.stdout:
+                output.note(f"results written to {args.json}")
+        if plot_out is not None:
+            plot_report(report, plot_out)
+            output.note(f"plot written to {args.plot}")
+    finally:
+        for handle in (json_out, plot_out):
+            if handle is not None and handle is not sys.stdout:
+                handle.close()
+    if report["interrupted"]:
+        output.note(cli_args.INTERRUPTED_MSG)
+        return cli_args.EXIT_INTERRUPTED
+    if want_plot and not can_plot:
+        import vecgym.error
+
+        output.note(f"error: {vecgym.error.DependencyNotInstalled(PLOT_EXTRA_MSG)}")
+        return cli_args.EXIT_USAGE
+    return 0
+
+
+def _print_report(report: dict[str, Any], stream: TextIO) -> None:
+    """The table, the skipped runtimes and the machine's load."""
+    output.print_table(report_table(report), stream)
     for skip in report["skipped"]:
         output.note(f"skipped {skip['runtime']}: {skip['reason']}")
     machine = report["machine"]
@@ -359,16 +421,3 @@ def run(args: argparse.Namespace) -> int:
             f"{machine['load_average_start'][0]:.2f} at start, "
             f"{machine['load_average_end'][0]:.2f} at end; wall time {report['wall_time_s']:.1f} s"
         )
-    if args.json:
-        with open(args.json, "w", encoding="utf-8") as handle:
-            json.dump(report, handle, indent=2)
-        output.note(f"results written to {args.json}")
-    if want_plot:
-        if not _plot_available():
-            import vecgym.error
-
-            output.note(f"error: {vecgym.error.DependencyNotInstalled(PLOT_EXTRA_MSG)}")
-            return cli_args.EXIT_USAGE
-        plot_report(report, args.plot)
-        output.note(f"plot written to {args.plot}")
-    return 0

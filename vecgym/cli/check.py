@@ -5,16 +5,18 @@ one through their public functions so each gets its own line: a check *fails* wh
 *warns* when it emits warnings (each printed under it), and *passes* otherwise. After a failure
 the remaining checks are not run (they would drive an env in an unknown state). Rendering is
 checked only with ``--render`` (``"human"`` needs the ``human`` extra, pygame); the exit code is
-1 when a check failed.
+1 when a check failed (or the env could not be built). The report goes to stdout, notes to
+stderr; ``--json FILE`` writes it as JSON too.
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 import warnings
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import asdict, dataclass, field
+from typing import IO, Any
 
 from vecgym.cli import output
 
@@ -48,8 +50,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The ``check`` subcommand's options."""
     from vecgym.cli import args as cli_args
 
-    parser.add_argument("env_id", help="env id to check")
+    cli_args.add_env_id(parser, "env id to check")
     cli_args.add_env_kwargs(parser)
+    cli_args.add_json(parser, "the report")
     parser.add_argument(
         "--render",
         action="store_true",
@@ -163,14 +166,32 @@ def _build(env_id: str, env_kwargs: dict[str, Any]) -> Any:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run ``vecgym check`` with parsed arguments; return the exit code."""
+    """Run ``vecgym check`` with parsed arguments; return the exit code.
+
+    The table and the summary go to stdout (to stderr with ``--json -``), notes to stderr.
+    """
     from vecgym.cli import args as cli_args
 
     cli_args.require_env(args.env_id)
+    json_out = cli_args.open_output(args.json, "--json")
+    try:
+        return _check(args, json_out)
+    finally:
+        if json_out is not None and json_out is not sys.stdout:
+            json_out.close()
+
+
+def _check(args: argparse.Namespace, json_out: IO[Any] | None) -> int:
+    from vecgym.cli import args as cli_args
+
+    stream = sys.stderr if json_out is sys.stdout else sys.stdout
     try:
         env = _build(args.env_id, args.env_kwargs)
     except Exception as exc:
-        print(f"{args.env_id}: FAILED to build the env: {type(exc).__name__}: {exc}")
+        build_error = f"{type(exc).__name__}: {exc}"
+        print(f"{args.env_id}: FAILED to build the env: {build_error}", file=stream)
+        if json_out is not None:
+            output.write_json(_report(args, [], build_error), json_out)
         return cli_args.EXIT_FAILURE
     try:
         results = run_checks(env, args.render)
@@ -181,8 +202,8 @@ def run(args: argparse.Namespace) -> int:
     )
     for r in results:
         table.add_row(r.name, r.status.upper(), "\n".join(r.messages) if r.messages else "")
-    output.print_table(table)
-    counts = {s: sum(r.status == s for r in results) for s in (PASSED, WARNED, FAILED, NOT_RUN)}
+    output.print_table(table, stream)
+    counts = _counts(results)
     print(
         SUMMARY_MSG.format(
             env_id=args.env_id,
@@ -190,8 +211,36 @@ def run(args: argparse.Namespace) -> int:
             warned=counts[WARNED],
             failed=counts[FAILED],
             not_run=counts[NOT_RUN],
-        )
+        ),
+        file=stream,
+        flush=True,
     )
     if not args.render:
-        print(RENDER_SKIPPED_MSG)
+        output.note(RENDER_SKIPPED_MSG)
+    if json_out is not None:
+        output.write_json(_report(args, results, None), json_out)
+        if json_out is not sys.stdout:
+            output.note(f"report written to {args.json}")
     return cli_args.EXIT_FAILURE if counts[FAILED] else 0
+
+
+def _counts(results: list[CheckResult]) -> dict[str, int]:
+    return {s: sum(r.status == s for r in results) for s in (PASSED, WARNED, FAILED, NOT_RUN)}
+
+
+def _report(
+    args: argparse.Namespace, results: list[CheckResult], build_error: str | None
+) -> dict[str, Any]:
+    """``vecgym check --json``: each check's outcome, the counts, and whether it all passed."""
+    counts = _counts(results)
+    return {
+        "schema_version": output.SCHEMA_VERSION,
+        "command": "check",
+        "env_id": args.env_id,
+        "env_kwargs": args.env_kwargs,
+        "render_checked": bool(args.render),
+        "build_error": build_error,
+        "ok": build_error is None and counts[FAILED] == 0,
+        "counts": {status.replace(" ", "_"): n for status, n in counts.items()},
+        "checks": [asdict(r) for r in results],
+    }

@@ -8,12 +8,17 @@ finished measurement (no hand-drawn bar).
 from __future__ import annotations
 
 import importlib
+import json
 import sys
 from collections.abc import Sequence
 from types import TracebackType
-from typing import Any, TextIO
+from typing import IO, Any, TextIO
 
-__all__ = ["Progress", "Table", "has_rich", "note", "print_table"]
+__all__ = ["SCHEMA_VERSION", "Progress", "Table", "has_rich", "note", "print_table", "write_json"]
+
+SCHEMA_VERSION = 1
+"""The version of the layout of every ``--json`` report (its ``"schema_version"`` key); raised
+when a key is removed or changes meaning (adding keys keeps it)."""
 
 
 def has_rich() -> bool:
@@ -95,6 +100,13 @@ def print_table(table: Table, stream: TextIO | None = None) -> None:
     Console(file=stream, width=max(100, Console(file=stream).width)).print(rich_table)
     if table.caption:  # as plain text: rich centres captions, which reads badly when wrapped
         print(table.caption, file=stream, flush=True)
+
+
+def write_json(report: dict[str, Any], stream: IO[str]) -> None:
+    """Write ``report`` as indented JSON (and a newline) to ``stream``, then flush it."""
+    json.dump(report, stream, indent=2)
+    stream.write("\n")
+    stream.flush()
 
 
 def note(message: str) -> None:

@@ -37,6 +37,11 @@ ACTION_BATCHES = 256
 """Pre-generated action batches per measurement (cycled)."""
 NOT_INSTALLED_MSG = "{library} is not installed (pip install {package})"
 NO_GYMNASIUM_ID_MSG = "Gymnasium has no env {env_id!r}: {error}"
+COMPARE_EXTRA = '"vecgym[compare]"'
+GYMNASIUM_VERSION_MSG = (
+    "Gymnasium {version} is installed; --compare supports Gymnasium 1.x "
+    f"(pip install {COMPARE_EXTRA})"
+)
 NO_VECTOR_ENTRY_MSG = "{env_id} has no vector_entry_point"
 PUFFER_FAILED_MSG = "pufferlib could not build the env: {error}"
 
@@ -172,7 +177,10 @@ def vecgym_runtimes() -> list[Runtime]:
 
 # --- Gymnasium ----------------------------------------------------------------------------------
 def _gymnasium_spec(target: BenchTarget) -> Any:
-    gymnasium = _import("gymnasium", '"vecgym[bench]"', "gymnasium")
+    gymnasium = _import("gymnasium", COMPARE_EXTRA, "gymnasium")
+    major = gymnasium.__version__.split(".")[0]
+    if major != "1":
+        raise Unavailable(GYMNASIUM_VERSION_MSG.format(version=gymnasium.__version__))
     try:
         return gymnasium.spec(target.env_id)
     except gymnasium.error.Error as exc:

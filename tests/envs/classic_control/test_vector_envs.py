@@ -329,3 +329,10 @@ def test_continuous_mountain_car_float32_fast_path(goal_velocity: float) -> None
         terminated_any = terminated_any or bool(step_theirs[2].any())
     assert terminated_any
     theirs.close()
+
+
+def test_legacy_scalar_promotion_is_numpy_1() -> None:
+    from vecgym.envs.classic_control._base import LEGACY_SCALAR_PROMOTION
+
+    numpy_1 = int(np.__version__.split(".")[0]) < 2
+    assert numpy_1 is LEGACY_SCALAR_PROMOTION

@@ -26,11 +26,19 @@ from vecgym.envs._render_base import RenderedEnv
 from vecgym.vector.vector_env import AutoresetMode
 
 __all__ = [
+    "LEGACY_SCALAR_PROMOTION",
     "NO_RENDER_MODE_MSG",
     "UNSUPPORTED_RENDER_MODE_MSG",
     "ClassicControlEnv",
     "vector_metadata",
 ]
+
+#: Whether a ``float32`` numpy scalar combined with a Python number gives a ``float64`` scalar, as
+#: numpy 1's value-based promotion does (numpy 2's NEP 50 rules keep ``float32``). The single
+#: classic-control envs compute with numpy scalars, so their roundings follow the installed
+#: numpy; the vectorised envs, bit-exact copies, read this to do the same. Measured, not read
+#: from the version string.
+LEGACY_SCALAR_PROMOTION: bool = type(np.float32(1) * 1.0) is np.float64
 
 ObsT = TypeVar("ObsT")
 ActT = TypeVar("ActT")

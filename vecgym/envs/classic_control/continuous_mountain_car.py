@@ -15,7 +15,7 @@ import numpy.typing as npt
 
 from vecgym import error
 from vecgym.core.spaces.box import Box
-from vecgym.envs.classic_control._base import vector_metadata
+from vecgym.envs.classic_control._base import LEGACY_SCALAR_PROMOTION, vector_metadata
 from vecgym.envs.classic_control.mountain_car import (
     _MountainCarVectorScene,
     _SingleMountainCar,
@@ -219,12 +219,16 @@ class Continuous_MountainCarVectorEnv(_MountainCarVectorScene, NumpyVectorEnv): 
         self, actions: np.ndarray, pending: npt.NDArray[np.intp] | None
     ) -> tuple[np.ndarray, npt.NDArray[np.bool_]]:
         """:meth:`Continuous_MountainCarEnv.step` on whole rows, rounding as its scalars do."""
-        if self._fast_goal and actions.dtype == np.float32 and not self.fresh.any():
+        fast = self._fast_goal and not LEGACY_SCALAR_PROMOTION
+        if fast and actions.dtype == np.float32 and not self.fresh.any():
             result = self._step_float32(actions[:, 0])
             if result is not None:
                 return result
         position, velocity = self.state.astype(np.float64)
-        state32 = ~self.fresh  # position and velocity are float32 scalars in the single env
+        # position and velocity are float32 scalars in the single env; under numpy 1's rules
+        # (LEGACY_SCALAR_PROMOTION) the first Python float they meet widens them to float64,
+        # and the whole step runs in float64
+        state32 = ~self.fresh & (not LEGACY_SCALAR_PROMOTION)
         requested = actions[:, 0]
         actions32 = requested.dtype == np.float32
         requested64 = requested.astype(np.float64)
@@ -239,7 +243,11 @@ class Continuous_MountainCarVectorEnv(_MountainCarVectorScene, NumpyVectorEnv): 
         term64 = force64 * self.power - pull
         # The term is float32 where a float32 force was in range, a Python float where the force
         # was clipped, and a float64 scalar where a float64 force was in range.
-        term_is32 = ~clipped if actions32 else np.zeros(self.num_envs, dtype=np.bool_)
+        term_is32 = (
+            ~clipped
+            if actions32 and not LEGACY_SCALAR_PROMOTION
+            else np.zeros(self.num_envs, dtype=np.bool_)
+        )
         term_is_np64 = ~clipped & ~term_is32
         term32 = (requested.astype(_F32) * self.power - pull.astype(_F32)).astype(np.float64)
         term = np.where(term_is32, term32, term64)

@@ -15,7 +15,12 @@ import numpy.typing as npt
 
 from vecgym import error
 from vecgym.core.spaces.box import Box
-from vecgym.envs.classic_control._base import ClassicControlEnv, rotate, vector_metadata
+from vecgym.envs.classic_control._base import (
+    LEGACY_SCALAR_PROMOTION,
+    ClassicControlEnv,
+    rotate,
+    vector_metadata,
+)
 from vecgym.envs.classic_control.utils import verify_number_and_cast
 from vecgym.envs.rendering import raster
 from vecgym.vector.numpy_vector_env import NumpyVectorEnv
@@ -180,9 +185,13 @@ def scalar_square(values: np.ndarray) -> np.ndarray:
     last bit from ``x * x`` (and from numpy's array ``x ** 2``, which is ``x * x``) for about one
     value in a thousand; ``numpy.float_power`` runs the same ``pow`` over an array. ``float32``
     scalars use ``powf``, which no array function reproduces, so they are squared one by one.
+    Under numpy 1's promotion (:data:`LEGACY_SCALAR_PROMOTION`) a ``float32`` scalar squares
+    to a ``float64``, through the ``float64`` loop of ``numpy.power``: so does this.
     """
     if values.dtype == np.float64:
         return np.float_power(values, 2.0)
+    if LEGACY_SCALAR_PROMOTION and values.dtype == np.float32:
+        return np.power(values.astype(np.float64), 2.0)
     return np.array([value**2 for value in values], dtype=values.dtype)
 
 
@@ -259,7 +268,8 @@ class PendulumVectorEnv(NumpyVectorEnv):
     (autoresets draw the state as ``reset()`` without options does). Rewards are ``float64``.
 
     The single env computes the torque terms in the torque's dtype (``float32`` for actions from
-    the action space) under numpy 2's promotion rules; this class does the same per element. Its
+    the action space) under numpy 2's promotion rules, in ``float64`` under numpy 1's; this class
+    does the same per element, under the installed numpy's rules. Its
     squares are numpy scalar powers, which round as C's ``pow`` / ``powf`` (not always as
     ``x * x`` or numpy's array power do), so :func:`scalar_square` computes them the same way.
 
@@ -331,10 +341,12 @@ class PendulumVectorEnv(NumpyVectorEnv):
         g, m, length, dt = self.g, self.m, self.l, self.dt
         self.last_u = torque.astype(np.float64)
 
+        torque_square = scalar_square(torque)
+        if LEGACY_SCALAR_PROMOTION:
+            # numpy 1: the float32 torque scalar meets Python floats, which widen it to float64
+            torque = torque.astype(np.float64)
         costs = (
-            scalar_square(angle_normalize(th))
-            + 0.1 * scalar_square(thdot)
-            + 0.001 * scalar_square(torque)
+            scalar_square(angle_normalize(th)) + 0.1 * scalar_square(thdot) + 0.001 * torque_square
         )
         newthdot = thdot + (3 * g / (2 * length) * np.sin(th) + 3.0 / (m * length**2) * torque) * dt
         newthdot = np.clip(newthdot, -self.max_speed, self.max_speed)
