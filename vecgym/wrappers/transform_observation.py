@@ -4,7 +4,7 @@
 * :class:`FilterObservation` - keeps some keys of a ``Dict`` or indices of a ``Tuple``;
 * :class:`FlattenObservation` - flattens the observation to a 1-D array;
 * :class:`GrayscaleObservation` - RGB image to grayscale;
-* :class:`ResizeObservation` - resizes an image (OpenCV's ``INTER_AREA`` when installed, else numpy);
+* :class:`ResizeObservation` - resizes an image (OpenCV when installed, else numpy);
 * :class:`ReshapeObservation` - reshapes a ``Box`` observation;
 * :class:`RescaleObservation` - affinely rescales a ``Box`` observation to new bounds;
 * :class:`DtypeObservation` - casts an array observation to another dtype;
