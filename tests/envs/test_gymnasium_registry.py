@@ -9,6 +9,7 @@ not installed; "not installed" itself is produced for real by blocking the impor
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import textwrap
@@ -21,7 +22,7 @@ import pytest
 import vecgym
 from vecgym import error
 from vecgym.cli import main
-from vecgym.core.interop import GymnasiumEnv
+from vecgym.core.interop import UNCONVERTIBLE_SPACE_MSG, GymnasiumEnv
 from vecgym.envs import gymnasium_registry
 from vecgym.envs.gymnasium_registry import DEPENDENCY_MSG, EXTRA_HINT_MSG, extra_for
 from vecgym.envs.registration import EnvSpec
@@ -299,20 +300,26 @@ def _run_blocked(blocked: str, code: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_missing_mujoco_raises_dependency_not_installed_naming_the_extra() -> None:
+@pytest.mark.parametrize(
+    ("blocked", "env_id"), [("mujoco", "Hopper-v5"), ("Box2D", "LunarLander-v3")]
+)
+def test_missing_package_raises_dependency_not_installed_naming_the_extra(
+    blocked: str, env_id: str
+) -> None:
     result = _run_blocked(
-        "mujoco",
-        """
+        blocked,
+        f"""
         import vecgym
         from vecgym import error
         try:
-            vecgym.make("Hopper-v5")
+            vecgym.make({env_id!r})
         except error.DependencyNotInstalled as exc:
             print("RAISED", exc)
         """,
     )
     assert result.returncode == 0, result.stderr
-    prefix = DEPENDENCY_MSG.format(env_id="Hopper-v5", extra="mujoco", cause="").split("(")[0]
+    extra = extra_for(env_id)
+    prefix = DEPENDENCY_MSG.format(env_id=env_id, extra=extra, cause="").split("(")[0]
     assert f"RAISED {prefix}" in result.stdout
 
 
@@ -330,3 +337,40 @@ def test_missing_ale_py_names_the_atari_extra() -> None:
     )
     assert result.returncode == 0, result.stderr
     assert EXTRA_HINT_MSG.format(env_id="ALE/Pong-v5", extra="atari") in result.stdout
+
+
+# --- spaces without a vecgym counterpart ---------------------------------------------------------
+class NotASpaceEnv(gymnasium.Env):  # type: ignore[misc]
+    """A Gymnasium env whose observation space is not a space at all."""
+
+    observation_space = "pixels"
+    action_space = gymnasium.spaces.Discrete(2)
+
+
+class NotASpaceVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]
+    """A Gymnasium vector env whose single action space is not a space at all."""
+
+    num_envs = 2
+    single_observation_space = gymnasium.spaces.Discrete(2)
+    observation_space = gymnasium.spaces.MultiDiscrete([2, 2])
+    single_action_space = None
+    action_space = gymnasium.spaces.MultiDiscrete([2, 2])
+
+
+def test_unconvertible_spaces_are_named_in_a_clear_error() -> None:
+    message = UNCONVERTIBLE_SPACE_MSG.format(
+        owner="NotASpaceEnv", name="observation_space", space="pixels", type=str
+    )
+    with pytest.raises(TypeError, match=re.escape(message)):
+        GymnasiumEnv(NotASpaceEnv())
+    gymnasium.register("VgTest/NotASpace-v0", entry_point=NotASpaceEnv)
+    try:
+        with pytest.raises(TypeError, match=re.escape(message)):
+            vecgym.make("VgTest/NotASpace-v0")
+    finally:
+        gymnasium.registry.pop("VgTest/NotASpace-v0")
+    message = UNCONVERTIBLE_SPACE_MSG.format(
+        owner="NotASpaceVectorEnv", name="single_action_space", space=None, type=type(None)
+    )
+    with pytest.raises(TypeError, match=re.escape(message)):
+        GymnasiumVectorEnv(NotASpaceVectorEnv())

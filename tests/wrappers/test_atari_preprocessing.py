@@ -76,19 +76,21 @@ def test_noop_reset_draws_from_env_rng() -> None:
     assert info["frame"] == expected
 
 
-def test_early_termination_returns_final_screen() -> None:
-    env = AtariPreprocessing(FakeAtariEnv(episode_length=6), noop_max=0, frame_skip=4)
+def test_early_termination_pools_the_screens_already_captured_as_gymnasium_does() -> None:
+    env = AtariPreprocessing(FakeAtariEnv(episode_length=8), noop_max=0, frame_skip=4)
     env.reset(seed=0)
-    env.step(1)  # frames 1..4
-    obs, reward, terminated, _, _ = env.step(1)  # frames 5, 6 (ends)
+    first, *_ = env.step(1)  # frames 1..4: frames 3 and 4 captured and pooled
+    obs, reward, terminated, _, _ = env.step(1)  # frames 5..8 (ends before 8 is captured)
     assert terminated
-    assert reward == 2.0
-    np.testing.assert_array_equal(obs, resize_image(np.maximum(_screen(5), _screen(6)), (84, 84)))
+    assert reward == 4.0
+    # Frame 7 went into obs_buffer[1]; obs_buffer[0] still holds the previous pooled screen.
+    pooled = np.maximum(np.maximum(_screen(3), _screen(4)), _screen(7))
+    np.testing.assert_array_equal(obs, resize_image(pooled, (84, 84)))
     env.reset(seed=0)
-    env.step(1)
+    first, *_ = env.step(1)
     env.unwrapped.episode_length = 5
-    obs, *_ = env.step(1)  # ends on its first frame: only frame 5 was captured
-    np.testing.assert_array_equal(obs, resize_image(_screen(5), (84, 84)))
+    obs, *_ = env.step(1)  # ends on its first frame: nothing new captured
+    np.testing.assert_array_equal(obs, first)
 
 
 def test_terminal_on_life_loss() -> None:

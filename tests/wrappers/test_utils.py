@@ -214,10 +214,16 @@ def test_resize_image_area_average_and_identity() -> None:
     np.testing.assert_allclose(out, [[1.5, 2.5, 3.5]])
 
 
-def test_resize_image_upscale_is_bilinear() -> None:
+@pytest.mark.parametrize("use_opencv", [None, False])
+def test_resize_image_upscale_blends_only_at_cell_boundaries(use_opencv: bool | None) -> None:
+    # INTER_AREA: an integer factor repeats pixels; 2 -> 3 blends the middle cell half and half.
     image = np.array([[0, 100]], dtype=np.uint8)
-    # centres at x_in = (i + 0.5) / 2 - 0.5: -0.25 -> 0, 0.25, 0.75, 1.25 -> 1
-    np.testing.assert_array_equal(resize_image(image, (1, 4)), [[0, 25, 75, 100]])
+    np.testing.assert_array_equal(
+        resize_image(image, (1, 4), use_opencv=use_opencv), [[0, 0, 100, 100]]
+    )
+    np.testing.assert_array_equal(
+        resize_image(image, (1, 3), use_opencv=use_opencv), [[0, 50, 100]]
+    )
 
 
 def test_resize_image_errors() -> None:

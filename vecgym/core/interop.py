@@ -58,6 +58,7 @@ __all__ = [
     "as_vecgym_env",
     "as_vecgym_space",
     "as_vecgym_value",
+    "converted_space",
     "is_gymnasium_env",
     "is_gymnasium_space",
     "value_converter",
@@ -66,6 +67,10 @@ __all__ = [
 NOT_GYMNASIUM_ENV_MSG = "GymnasiumEnv expected a `gymnasium.Env`, got {type}"
 NOT_GYMNASIUM_SPACE_MSG = "GymnasiumSpace expected a `gymnasium.spaces.Space`, got {type}"
 NO_ATTR_MSG = "GymnasiumEnv around {env} has no attribute {name!r}"
+UNCONVERTIBLE_SPACE_MSG = (
+    "{owner}'s {name} must be a `gymnasium.spaces.Space` (or a vecgym space) to be converted, "
+    "got {space!r} of type {type}"
+)
 
 # The adapter's own attributes: everything else is looked up on the Gymnasium env.
 _OWN_ATTRS = frozenset(
@@ -268,6 +273,23 @@ _CONVERTERS: dict[str, Callable[[Any], Space[Any]]] = {
 }
 
 
+def converted_space(owner: Any, name: str) -> Space[Any]:
+    """``owner``'s space attribute ``name`` as a vecgym space (:func:`as_vecgym_space`).
+
+    Raises:
+        TypeError: the attribute is neither a Gymnasium nor a vecgym space (naming it).
+    """
+    space = getattr(owner, name)
+    converted = as_vecgym_space(space)
+    if not isinstance(converted, Space):
+        raise TypeError(
+            UNCONVERTIBLE_SPACE_MSG.format(
+                owner=type(owner).__name__, name=name, space=space, type=type(space)
+            )
+        )
+    return converted
+
+
 # --- values ---------------------------------------------------------------------------------------
 ValueConverter = Callable[[Any], Any]
 
@@ -353,7 +375,8 @@ class GymnasiumEnv(Env[Any, Any]):
         env: the Gymnasium environment.
 
     Raises:
-        TypeError: ``env`` is not a ``gymnasium.Env``.
+        TypeError: ``env`` is not a ``gymnasium.Env``, or one of its spaces is not a space
+            (the message names it).
 
     Example:
         >>> import gymnasium
@@ -370,8 +393,8 @@ class GymnasiumEnv(Env[Any, Any]):
         if not is_gymnasium_env(env):
             raise TypeError(NOT_GYMNASIUM_ENV_MSG.format(type=type(env)))
         self.gymnasium_env = env
-        self.observation_space = as_vecgym_space(env.observation_space)
-        self.action_space = as_vecgym_space(env.action_space)
+        self.observation_space = converted_space(env, "observation_space")
+        self.action_space = converted_space(env, "action_space")
         self._observation_converter = value_converter(self.observation_space)
         self.metadata = env.metadata
         self.spec = _as_vecgym_spec(env.spec)

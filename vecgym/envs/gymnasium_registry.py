@@ -193,6 +193,11 @@ class GymnasiumRegistryFallback:
     naming the extra that provides the id when one does.
     """
 
+    def __init__(self) -> None:
+        # Gymnasium id -> (its spec object, the vecgym copy): each spec is converted once, and
+        # again only when Gymnasium's registry holds a new object under the id.
+        self._converted: dict[str, tuple[Any, EnvSpec]] = {}
+
     def _gymnasium(self, env_id: str | None) -> Any | None:
         """Gymnasium, imported (``None`` when not installed); ALE ids import ale-py too."""
         try:
@@ -210,11 +215,16 @@ class GymnasiumRegistryFallback:
         gymnasium = self._gymnasium(None)
         if gymnasium is None:
             return {}
-        return {
-            env_id: as_vecgym_registry_spec(gym_spec)
-            for env_id, gym_spec in gymnasium.envs.registration.registry.items()
-            if env_id not in own
-        }
+        specs: dict[str, EnvSpec] = {}
+        for env_id, gym_spec in gymnasium.envs.registration.registry.items():
+            if env_id in own:
+                continue
+            cached = self._converted.get(env_id)
+            if cached is None or cached[0] is not gym_spec:
+                cached = (gym_spec, as_vecgym_registry_spec(gym_spec))
+                self._converted[env_id] = cached
+            specs[env_id] = cached[1]
+        return specs
 
     def _lookup(
         self,

@@ -3,7 +3,8 @@
 Natively vectorised Gymnasium environments (ale-py's ``AtariVectorEnv``, Gymnasium's
 ``CartPoleVectorEnv``, ``gymnasium.make_vec`` results, a third party's vector env) are adapted
 by :class:`GymnasiumVectorEnv`: the four spaces are converted once, at construction, with
-:func:`vecgym.core.interop.as_vecgym_space`; ``metadata["autoreset_mode"]`` becomes the vecgym
+:func:`vecgym.core.interop.as_vecgym_space` (a space that is not a space is a ``TypeError``
+naming it); ``metadata["autoreset_mode"]`` becomes the vecgym
 :class:`~vecgym.vector.AutoresetMode` of the same value; ``step`` and ``reset`` return what the
 Gymnasium env returns (its arrays, not copies). ``make_vec`` uses it for a Gymnasium spec's
 ``vector_entry_point``.
@@ -21,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from vecgym.core.env import RenderFrame
-from vecgym.core.interop import _as_vecgym_spec, as_vecgym_space, value_converter
+from vecgym.core.interop import _as_vecgym_spec, converted_space, value_converter
 from vecgym.vector.vector_env import AutoresetMode, VectorEnv
 
 __all__ = ["GymnasiumVectorEnv", "is_gymnasium_vector_env"]
@@ -92,7 +93,8 @@ class GymnasiumVectorEnv(VectorEnv[Any, Any, Any]):
         env: the Gymnasium vector environment.
 
     Raises:
-        TypeError: ``env`` is not a ``gymnasium.vector.VectorEnv``.
+        TypeError: ``env`` is not a ``gymnasium.vector.VectorEnv``, or one of its spaces is not
+            a space (the message names it).
 
     Example:
         >>> import gymnasium
@@ -111,10 +113,10 @@ class GymnasiumVectorEnv(VectorEnv[Any, Any, Any]):
             raise TypeError(NOT_GYMNASIUM_VECTOR_ENV_MSG.format(type=type(env)))
         self.gymnasium_env = env
         self.num_envs = env.num_envs
-        self.single_observation_space = as_vecgym_space(env.single_observation_space)
-        self.single_action_space = as_vecgym_space(env.single_action_space)
-        self.observation_space = as_vecgym_space(env.observation_space)
-        self.action_space = as_vecgym_space(env.action_space)
+        self.single_observation_space = converted_space(env, "single_observation_space")
+        self.single_action_space = converted_space(env, "single_action_space")
+        self.observation_space = converted_space(env, "observation_space")
+        self.action_space = converted_space(env, "action_space")
         self._observation_converter = value_converter(self.observation_space)
         self.metadata = _as_vecgym_metadata(env.metadata)
         self.spec = _as_vecgym_spec(env.spec)

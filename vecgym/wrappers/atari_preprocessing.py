@@ -2,8 +2,9 @@
 
 "Revisiting the Arcade Learning Environment: Evaluation Protocols and Open Problems for General
 Agents" describes the stages this wrapper applies (frame stacking is left to
-:class:`~vecgym.wrappers.FrameStackObservation`). Resizing uses numpy alone
-(:func:`vecgym.wrappers.utils.resize_image`), so unlike Gymnasium no OpenCV is needed.
+:class:`~vecgym.wrappers.FrameStackObservation`). Resizing is :func:`vecgym.wrappers.utils.
+resize_image`: OpenCV's ``INTER_AREA``, as in Gymnasium, when OpenCV is installed (the ``atari``
+extra), so observations equal Gymnasium's; numpy (within one grey level) otherwise.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Any, SupportsFloat
 import numpy as np
 
 from vecgym.core.env import Env, Wrapper, WrapperActType, WrapperObsType
+from vecgym.core.interop import GymnasiumEnv
 from vecgym.core.record_constructor import RecordConstructorArgs
 from vecgym.spaces import Box
 from vecgym.wrappers.utils import resize_image
@@ -34,6 +36,14 @@ NOT_BOX_MSG = "AtariPreprocessing wrapper requires a Box observation space, got 
 
 def _is_integer(value: Any) -> bool:
     return not isinstance(value, (bool, np.bool_)) and np.issubdtype(type(value), np.integer)
+
+
+def _raw_env(env: Env[Any, Any]) -> Any:
+    """The raw env (the Gymnasium one, for an ALE env built through Gymnasium's registry)."""
+    raw: Any = env.unwrapped
+    if isinstance(raw, GymnasiumEnv):
+        raw = raw.gymnasium_env.unwrapped
+    return raw
 
 
 def _check_screen_size(screen_size: Any) -> tuple[int, int]:
@@ -62,8 +72,9 @@ class AtariPreprocessing(Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
     * frame skipping: each action is repeated ``frame_skip`` times, rewards summed;
     * max-pooling over the last two frames of the repetition;
     * optional termination on a lost life (``terminal_on_life_loss``);
-    * resizing to ``screen_size`` (an int, or ``(width, height)`` as OpenCV orders it), by area
-      averaging (numpy, see :func:`~vecgym.wrappers.utils.resize_image`);
+    * resizing to ``screen_size`` (an int, or ``(width, height)`` as OpenCV orders it) with
+      OpenCV's ``INTER_AREA`` (its numpy stand-in without OpenCV, see
+      :func:`~vecgym.wrappers.utils.resize_image`);
     * grayscale (the ALE's own) by default, with an optional trailing channel axis
       (``grayscale_newaxis``);
     * optional scaling to float32 in ``[0, 1]`` (``scale_obs``).
@@ -71,10 +82,10 @@ class AtariPreprocessing(Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
     The observation space is ``Box(0, 255, (height, width[, channels]), uint8)``, or
     ``Box(0, 1, ..., float32)`` when scaled.
 
-    When an episode ends in the middle of a repetition, the returned observation is the screen
-    at the end (max-pooled with the frame before it when that frame was captured in the same
-    step). Gymnasium stops before reading the screen and so returns frames left from an earlier
-    step.
+    Observations are Gymnasium's exactly (with OpenCV installed), also when an episode ends in
+    the middle of a repetition: as in Gymnasium, the repetition then stops before the screen is
+    read, so the observation pools screens left in the buffers by earlier frames (see
+    :meth:`step`).
 
     Example:
         >>> import vecgym
@@ -129,7 +140,7 @@ class AtariPreprocessing(Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
         if frame_skip <= 0:
             raise ValueError(FRAME_SKIP_MSG.format(value=frame_skip))
         self.screen_size: tuple[int, int] = _check_screen_size(screen_size)
-        if frame_skip > 1 and getattr(env.unwrapped, "_frameskip", None) != 1:
+        if frame_skip > 1 and getattr(_raw_env(env), "_frameskip", None) != 1:
             raise ValueError(ENV_FRAMESKIP_MSG)
         if not _is_integer(noop_max):
             raise TypeError(NOOP_MAX_TYPE_MSG.format(value=noop_max))
@@ -180,11 +191,16 @@ class AtariPreprocessing(Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
     def step(
         self, action: WrapperActType
     ) -> tuple[WrapperObsType, SupportsFloat, bool, bool, dict[str, Any]]:
-        """Repeat ``action`` for ``frame_skip`` frames and return the processed last screens."""
+        """Repeat ``action`` for ``frame_skip`` frames and return the max-pooled last two screens.
+
+        The screens of the last two frames are captured (the next-to-last into ``obs_buffer[1]``,
+        the last into ``obs_buffer[0]``) and pooled into ``obs_buffer[0]``. As in Gymnasium, an
+        episode that ends within the repeats stops them before that frame's screen is captured,
+        so the observation then pools what the buffers hold (screens of earlier frames).
+        """
         total_reward = 0.0
         terminated = truncated = False
         info: dict[str, Any] = {}
-        captured = 0
         for t in range(self.frame_skip):
             _, reward, terminated, truncated, info = self.env.step(action)
             total_reward += float(reward)
@@ -194,14 +210,13 @@ class AtariPreprocessing(Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
                 terminated = terminated or new_lives < self.lives
                 self.game_over = terminated
                 self.lives = new_lives
-            ended = terminated or truncated
-            if t >= self.frame_skip - 2 or ended:
-                self.obs_buffer.reverse()
-                self._capture(0)
-                captured += 1
-            if ended:
+            if terminated or truncated:
                 break
-        return self._get_obs(pool=captured >= 2), total_reward, terminated, truncated, info
+            if t == self.frame_skip - 2:
+                self._capture(1)
+            elif t == self.frame_skip - 1:
+                self._capture(0)
+        return self._get_obs(), total_reward, terminated, truncated, info
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -218,15 +233,16 @@ class AtariPreprocessing(Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
                 _, reset_info = self.env.reset(seed=seed, options=options)
         self.lives = self.ale.lives()
         self._capture(0)
-        return self._get_obs(pool=False), reset_info
+        self.obs_buffer[1].fill(0)
+        return self._get_obs(), reset_info
 
-    def _get_obs(self, pool: bool) -> Any:
-        """The newest screen (max-pooled with the one before if ``pool``), resized and scaled."""
-        screen = self.obs_buffer[0]
-        if pool:
-            screen = np.maximum(screen, self.obs_buffer[1])
+    def _get_obs(self) -> Any:
+        """``obs_buffer[0]`` max-pooled in place with ``obs_buffer[1]`` (when frames are skipped),
+        resized and scaled."""
+        if self.frame_skip > 1:
+            np.maximum(self.obs_buffer[0], self.obs_buffer[1], out=self.obs_buffer[0])
         width, height = self.screen_size
-        obs = resize_image(screen, (height, width))
+        obs = resize_image(self.obs_buffer[0], (height, width))
         if self.scale_obs:
             obs = obs.astype(np.float32) / 255.0
         if self.grayscale_obs and self.grayscale_newaxis:

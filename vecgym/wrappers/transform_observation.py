@@ -4,7 +4,7 @@
 * :class:`FilterObservation` - keeps some keys of a ``Dict`` or indices of a ``Tuple``;
 * :class:`FlattenObservation` - flattens the observation to a 1-D array;
 * :class:`GrayscaleObservation` - RGB image to grayscale;
-* :class:`ResizeObservation` - resizes an image (numpy only, no OpenCV);
+* :class:`ResizeObservation` - resizes an image (OpenCV when installed, else numpy);
 * :class:`ReshapeObservation` - reshapes a ``Box`` observation;
 * :class:`RescaleObservation` - affinely rescales a ``Box`` observation to new bounds;
 * :class:`DtypeObservation` - casts an array observation to another dtype;
@@ -346,9 +346,10 @@ def _check_resize_shape(shape: Any) -> tuple[int, int]:
 class ResizeObservation(TransformObservation[Any, ActType, ObsType], RecordConstructorArgs):
     """Resizes uint8 image observations (``(H, W)`` or ``(H, W, C)``) to ``shape = (h, w)``.
 
-    Unlike Gymnasium, this needs no OpenCV: :func:`vecgym.wrappers.utils.resize_image` averages
-    areas when an axis shrinks and interpolates bilinearly when it grows, rounding to the nearest
-    integer. Results match OpenCV's ``INTER_AREA`` to within rounding, not bit for bit.
+    Resizing is :func:`vecgym.wrappers.utils.resize_image`: with OpenCV installed (the ``atari``
+    extra) it is Gymnasium's ``cv2.resize(..., INTER_AREA)``, so observations equal Gymnasium's;
+    without OpenCV, unlike Gymnasium, it still works, with a numpy stand-in that agrees with
+    OpenCV to within one grey level.
 
     Example:
         >>> import numpy as np

@@ -5,19 +5,22 @@
 * :func:`create_zero_array` gives, per space (``functools.singledispatch``), the valid value of
   the space closest to zero; a new space registers its own function;
 * :func:`rescale_box` builds the affine map between a :class:`~vecgym.spaces.Box` and new bounds;
-* :func:`resize_image` resizes an image with numpy alone (area averaging when shrinking, bilinear
-  interpolation when enlarging), standing in for OpenCV's ``cv2.resize(..., INTER_AREA)``.
+* :func:`resize_image` resizes an image with OpenCV's ``cv2.resize(..., INTER_AREA)`` (what
+  Gymnasium's ``AtariPreprocessing`` and ``ResizeObservation`` call) when OpenCV is installed (the
+  ``atari`` extra), so observations equal Gymnasium's bit for bit; without OpenCV it falls back to
+  numpy alone (area averaging), which agrees with OpenCV to within rounding.
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
-from functools import singledispatch
+from functools import cache, singledispatch
 from typing import Any
 
 import numpy as np
 
-from vecgym.error import CustomSpaceError
+from vecgym.error import CustomSpaceError, DependencyNotInstalled
 from vecgym.spaces import (
     Box,
     Dict,
@@ -55,6 +58,7 @@ RESCALE_BOX_ORDER_MSG = (
 )
 RESIZE_NDIM_MSG = "resize_image expected an image with 2 or 3 dimensions, got shape {shape}"
 RESIZE_SHAPE_MSG = "resize_image expected `shape` to be two positive integers, got {shape}"
+OPENCV_MISSING_MSG = 'resize_image(use_opencv=True) needs OpenCV: pip install "vecgym[atari]"'
 
 
 class RunningMeanStd:
@@ -323,57 +327,87 @@ def rescale_box(
 # resize_image
 
 
-def _axis_weights(size_in: int, size_out: int) -> np.ndarray:
-    """The ``(size_out, size_in)`` matrix that resamples one axis; each row sums to 1.
+def _axis_weights(size_in: int, size_out: int, area: bool) -> np.ndarray:
+    """The ``(size_out, size_in)`` matrix that resamples one axis as ``INTER_AREA``; rows sum to 1.
 
-    Shrinking averages areas: output cell ``i`` covers the input interval
-    ``[i * s, (i + 1) * s)`` with ``s = size_in / size_out``, and each input cell weighs by how
-    much of it lies inside. Enlarging interpolates linearly between the two nearest input cells,
-    with pixel centres at half-integers (``x_in = (i + 0.5) / scale - 0.5``, clamped to the edges),
-    as OpenCV does. Both matrices have non-negative entries whose supports move right row by row,
-    so constant lines stay constant and monotone lines stay monotone.
+    With ``area`` (OpenCV's choice when no axis grows), output cell ``i`` covers the input
+    interval ``[i * s, (i + 1) * s)`` with ``s = size_in / size_out``, and each input cell weighs
+    by how much of it lies inside. Otherwise (some axis grows) each output cell blends at most two
+    input cells: cell ``x = floor(i * s)`` and, with weight ``f``, the next one, where ``f`` is
+    the part of the output cell past the start of cell ``x + 1``, in output units (edges
+    replicated). On a growing axis the two rules coincide: an integer factor repeats pixels and
+    other factors blend only at the boundaries. The entries are non-negative and their supports
+    move right row by row, so constant lines stay constant and monotone lines stay monotone.
     """
     if size_out == size_in:
         return np.eye(size_out)
-    weights = np.zeros((size_out, size_in))
+    scale = size_in / size_out
     rows = np.arange(size_out)
-    if size_out < size_in:
-        scale = size_in / size_out
-        starts = rows * scale
-        ends = (rows + 1) * scale
+    if area:
         cells = np.arange(size_in)
-        overlap = np.minimum(ends[:, None], cells[None, :] + 1) - np.maximum(
-            starts[:, None], cells[None, :]
+        overlap = np.minimum((rows[:, None] + 1) * scale, cells[None, :] + 1) - np.maximum(
+            rows[:, None] * scale, cells[None, :]
         )
-        weights = np.clip(overlap, 0.0, None) / scale
-    else:
-        centre = np.clip((rows + 0.5) * size_in / size_out - 0.5, 0, size_in - 1)
-        left = np.floor(centre).astype(np.int64)
-        right = np.minimum(left + 1, size_in - 1)
-        frac = centre - left
-        np.add.at(weights, (rows, left), 1.0 - frac)
-        np.add.at(weights, (rows, right), frac)
-    return weights / weights.sum(axis=1, keepdims=True)
+        weights = np.clip(overlap, 0.0, None)
+        return weights / weights.sum(axis=1, keepdims=True)
+    left = np.floor(rows * scale).astype(np.int64)
+    frac = (rows + 1) - (left + 1) / scale
+    frac = np.where(frac <= 0, 0.0, frac - np.floor(frac))
+    weights = np.zeros((size_out, size_in))
+    np.add.at(weights, (rows, np.clip(left, 0, size_in - 1)), 1.0 - frac)
+    np.add.at(weights, (rows, np.clip(left + 1, 0, size_in - 1)), frac)
+    return weights
 
 
-def resize_image(image: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
-    """Resize ``image`` (``(H, W)`` or ``(H, W, C)``) to ``shape = (height, width)`` with numpy.
+#: The dtypes ``cv2.resize`` handles with ``INTER_AREA``; other images use the numpy path.
+_OPENCV_DTYPES = frozenset(
+    np.dtype(t) for t in (np.uint8, np.int8, np.uint16, np.int16, np.float32, np.float64)
+)
+_OPENCV_MAX_CHANNELS = 512
 
-    Each axis is resampled separately (see :func:`_axis_weights`): by area averaging when it
-    shrinks (OpenCV's ``INTER_AREA``) and by bilinear interpolation when it grows (what
-    ``INTER_AREA`` does when enlarging). The work is done in float64; integer images are rounded
-    to the nearest integer and clipped to their dtype's range, so the result keeps the input's
-    dtype. Results agree with OpenCV's to within rounding, not bit for bit.
+
+@cache
+def _opencv() -> Any | None:
+    """The ``cv2`` module, or ``None`` when OpenCV is not installed (looked up once)."""
+    try:
+        return importlib.import_module("cv2")
+    except ImportError:
+        return None
+
+
+def opencv_available() -> bool:
+    """Whether :func:`resize_image` resizes with OpenCV (``cv2`` is importable)."""
+    return _opencv() is not None
+
+
+def resize_image(
+    image: np.ndarray, shape: tuple[int, int], *, use_opencv: bool | None = None
+) -> np.ndarray:
+    """Resize ``image`` (``(H, W)`` or ``(H, W, C)``) to ``shape = (height, width)``.
+
+    With OpenCV (the ``atari`` extra installs ``opencv-python-headless``), this is
+    ``cv2.resize(image, (width, height), interpolation=cv2.INTER_AREA)``, the call of Gymnasium's
+    ``AtariPreprocessing`` and ``ResizeObservation``, so the pixels are Gymnasium's exactly (a
+    single channel that OpenCV drops is restored). Images of a dtype OpenCV cannot resize
+    (``bool``, 64-bit integers, ...) and every image when OpenCV is missing take the numpy path:
+    each axis is resampled separately with ``INTER_AREA``'s weights (see :func:`_axis_weights`:
+    area averaging when no axis grows). The work is
+    done in float64; integer images are rounded to the nearest integer and clipped to their
+    dtype's range. The numpy results agree with OpenCV's to within rounding (one grey level),
+    not bit for bit. Either way the result keeps the input's dtype.
 
     Args:
         image: the image; channels, if any, on the last axis.
         shape: the new ``(height, width)``.
+        use_opencv: ``None`` (default): OpenCV when it is installed; ``False``: the numpy path;
+            ``True``: OpenCV, which must be installed.
 
     Returns:
         the resized image, ``shape + image.shape[2:]``, same dtype as ``image``.
 
     Raises:
         ValueError: ``image`` is not 2-D or 3-D, or ``shape`` is not two positive integers.
+        vecgym.error.DependencyNotInstalled: ``use_opencv=True`` without OpenCV installed.
 
     Example:
         >>> import numpy as np
@@ -386,8 +420,27 @@ def resize_image(image: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
     if len(shape) != 2 or not all(int(size) == size and size > 0 for size in shape):
         raise ValueError(RESIZE_SHAPE_MSG.format(shape=shape))
     height, width = int(shape[0]), int(shape[1])
-    rows = _axis_weights(image.shape[0], height)
-    cols = _axis_weights(image.shape[1], width)
+    cv2 = _opencv() if use_opencv is not False else None
+    if use_opencv and cv2 is None:
+        raise DependencyNotInstalled(OPENCV_MISSING_MSG)
+    if (
+        cv2 is not None
+        and image.dtype in _OPENCV_DTYPES
+        and image.size > 0
+        and (image.ndim == 2 or image.shape[2] <= _OPENCV_MAX_CHANNELS)
+    ):
+        resized = cv2.resize(
+            np.ascontiguousarray(image), (width, height), interpolation=cv2.INTER_AREA
+        )
+        return np.asarray(resized).reshape((height, width, *image.shape[2:]))
+    return _resize_numpy(image, height, width)
+
+
+def _resize_numpy(image: np.ndarray, height: int, width: int) -> np.ndarray:
+    """:func:`resize_image`'s numpy path (``image`` already checked)."""
+    area = height <= image.shape[0] and width <= image.shape[1]
+    rows = _axis_weights(image.shape[0], height, area)
+    cols = _axis_weights(image.shape[1], width, area)
     data = image.astype(np.float64)
     resized = np.tensordot(rows, data, axes=(1, 0))
     resized = np.moveaxis(np.tensordot(cols, resized, axes=(1, 1)), 0, 1)
