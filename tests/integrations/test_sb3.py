@@ -274,6 +274,18 @@ def test_sb3_vec_wrappers_give_the_same_results(wrap: Callable[[VecEnv], VecEnv]
         theirs.close()
 
 
+@pytest.fixture
+def one_torch_thread() -> Any:
+    """Tiny networks on 2 busy cores: torch's extra threads only slow PPO down (20x here)."""
+    import torch
+
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(before)
+
+
+@pytest.mark.usefixtures("one_torch_thread")
 def test_ppo_trains_on_sb3_vec_env_and_on_a_converted_env() -> None:
     envs = make_sb3_vec_env("CartPole-v1", n_envs=2, seed=0, vector_kwargs={"num_workers": 2})
     assert isinstance(envs, VecEnv)
