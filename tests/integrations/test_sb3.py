@@ -74,6 +74,14 @@ def _assert_same(ours: Any, theirs: Any, where: str) -> None:
         np.testing.assert_array_equal(ours, theirs, err_msg=where)
 
 
+def _dtypes(obs: Any) -> Any:
+    if isinstance(obs, dict):
+        return {key: _dtypes(value) for key, value in obs.items()}
+    if isinstance(obs, tuple):
+        return tuple(_dtypes(value) for value in obs)
+    return np.asarray(obs).dtype
+
+
 def _run_side_by_side(ours: VecEnv, theirs: VecEnv, steps: int, seed: int = 3) -> int:
     """Step both with the same actions; fail on any difference. Returns the episodes ended."""
     assert ours.observation_space == theirs.observation_space
@@ -91,6 +99,12 @@ def _run_side_by_side(ours: VecEnv, theirs: VecEnv, steps: int, seed: int = 3) -
         wanted = theirs.step(actions)
         for name, a, b in zip(("obs", "rewards", "dones"), result[:3], wanted[:3], strict=True):
             _assert_same(a, b, f"step {t} {name}")
+        assert _dtypes(result[0]) == _dtypes(wanted[0])
+        assert result[2].dtype == np.bool_
+        # the vector env's float rewards (SB3's own differ: Dummy float32, Subproc whatever the
+        # env returned, int64 for Taxi)
+        assert result[1].dtype.kind == "f"
+        assert isinstance(result[3], list)
         _assert_same(list(result[3]), list(wanted[3]), f"step {t} infos")
         _assert_same(ours.reset_infos, list(theirs.reset_infos), f"step {t} reset_infos")
         ended += int(np.sum(wanted[2]))
@@ -112,8 +126,9 @@ def test_matches_dummy_vec_env(env_name: str, kind: str, mode: str) -> None:
 
 
 @pytest.mark.parametrize("mode", ["SameStep", "NextStep"])
-def test_matches_subproc_vec_env_on_vecgym_envs(mode: str) -> None:
-    fns = [VECGYM_FNS["cartpole"]] * 2
+@pytest.mark.parametrize("fn", [VECGYM_FNS["cartpole"], ENV_FNS["taxi"]], ids=["vecgym", "taxi"])
+def test_matches_subproc_vec_env(fn: Callable[[], Any], mode: str) -> None:
+    fns = [fn] * 2
     ours = SB3VecEnv(AsyncVectorEnv(fns, autoreset_mode=mode, num_workers=2, copy=False))
     theirs = SubprocVecEnv(fns, start_method="fork")
     try:
