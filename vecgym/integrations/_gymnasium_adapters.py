@@ -385,7 +385,8 @@ class VecgymVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
     the vecgym env returned (no copy: with ``copy=False`` these are its buffers, overwritten by
     the next call), infos included, in the same autoreset mode: :attr:`metadata` is a copy of the
     vecgym env's whose ``"autoreset_mode"`` is ``gymnasium.vector.AutoresetMode``'s member of
-    the same value. The four spaces are converted once, at construction. :meth:`call`,
+    the same value (also the attribute :attr:`autoreset_mode`, as on Gymnasium's vectorisers).
+    The four spaces are converted once, at construction. :meth:`call`,
     :meth:`get_attr` and :meth:`set_attr` forward to the vecgym env, and any other public
     attribute (``send`` / ``recv``, ``num_workers``, ...) is read from it.
 
@@ -423,6 +424,8 @@ class VecgymVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         self.observation_space = as_gymnasium_space(env.observation_space)
         self.action_space = as_gymnasium_space(env.action_space)
         self.metadata = _gymnasium_metadata(env.metadata)
+        # Gymnasium's vectorisers also have the mode as an attribute (TorchRL reads it there)
+        self.autoreset_mode = self.metadata.get("autoreset_mode")
         self.spec = as_gymnasium_spec(env.spec)
         self.render_mode = env.render_mode
 
