@@ -16,6 +16,7 @@ without Sphinx, so ``tests/docs/test_reference.py`` checks the pages with the sa
 from __future__ import annotations
 
 import argparse
+import ast
 import contextlib
 import enum
 import importlib
@@ -265,11 +266,14 @@ def _directive(entry: Entry, twin: str | None) -> list[str]:
         if _is_enum(entry):
             lines.append("   :undoc-members:")
     if entry.kind == "data":
-        if _attribute_doc(entry) is None:
+        if not _attribute_doc(entry):
             # Without a doc comment autodoc would show the docstring of the value's type.
             obj = getattr(importlib.import_module(entry.module), entry.name)
             kind = type(obj)
-            lines = [f".. py:data:: {entry.dotted}", f"   :type: {kind.__module__}.{kind.__qualname__}"]
+            lines = [
+                f".. py:data:: {entry.dotted}",
+                f"   :type: {kind.__module__}.{kind.__qualname__}",
+            ]
         else:
             lines.append("   :no-value:")
     lines.append("")
@@ -278,15 +282,38 @@ def _directive(entry: Entry, twin: str | None) -> list[str]:
     return lines
 
 
-def _attribute_doc(entry: Entry) -> list[str] | None:
-    """The doc comment (``#:`` or a string after the assignment) of a module-level name."""
-    from sphinx.pycode import ModuleAnalyzer
+def _attribute_doc(entry: Entry) -> bool:
+    """Whether a module-level name has a doc comment (``#:`` above it, or a string after it)."""
+    return entry.name in _documented_attributes(entry.module)
 
+
+def _documented_attributes(module_name: str) -> set[str]:
+    """The module-level names of a module's source that carry a doc comment, as autodoc reads
+    them (found with :mod:`ast`, so that the page generator does not need Sphinx)."""
     try:
-        docs = ModuleAnalyzer.for_module(entry.module).find_attr_docs()
-    except Exception:  # no source to analyse (a compiled or generated module)
-        return None
-    return docs.get(("", entry.name))
+        source = inspect.getsource(importlib.import_module(module_name))
+    except (OSError, TypeError):  # no source (a compiled module)
+        return set()
+    lines = source.splitlines()
+    body = ast.parse(source).body
+    names: set[str] = set()
+    for i, node in enumerate(body):
+        if isinstance(node, ast.Assign):
+            targets = [t.id for t in node.targets if isinstance(t, ast.Name)]
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            targets = [node.target.id]
+        else:
+            continue
+        following = body[i + 1] if i + 1 < len(body) else None
+        docstring = (
+            isinstance(following, ast.Expr)
+            and isinstance(following.value, ast.Constant)
+            and isinstance(following.value.value, str)
+        )
+        comment = node.lineno >= 2 and lines[node.lineno - 2].lstrip().startswith("#:")
+        if docstring or comment:
+            names.update(targets)
+    return names
 
 
 def _is_enum(entry: Entry) -> bool:

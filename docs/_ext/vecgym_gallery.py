@@ -234,6 +234,34 @@ def family_page(family: EnvFamily) -> str:
     return "\n".join(lines) + "\n"
 
 
+GRID_COLUMNS = 3
+
+
+def _picture_grid(members: list[EnvFamily]) -> list[str]:
+    """A table of pictures, ``GRID_COLUMNS`` a row, each linking to its env's page."""
+    lines = [".. list-table::", "   :class: vecgym-gallery", ""]
+    for start in range(0, len(members), GRID_COLUMNS):
+        row = members[start : start + GRID_COLUMNS]
+        cells = [_picture_cell(family) for family in row]
+        cells += [["\\ "]] * (GRID_COLUMNS - len(row))  # an empty cell
+        for column, cell in enumerate(cells):
+            bullet = "   * - " if column == 0 else "     - "
+            lines.append(bullet + cell[0])
+            lines += [("       " + line) if line else "" for line in cell[1:]]
+    return [*lines, ""]
+
+
+def _picture_cell(family: EnvFamily) -> list[str]:
+    return [
+        f".. image:: _gifs/{family.slug}.gif",
+        f"   :target: {family.slug}.html",
+        f"   :alt: {family.title}",
+        "   :width: 100%",
+        "",
+        f":doc:`{family.slug}`",
+    ]
+
+
 def index_page(all_families: list[EnvFamily]) -> str:
     """The gallery's front page: pictures, the table of registered ids, the toctree."""
     import vecgym
@@ -250,18 +278,7 @@ def index_page(all_families: list[EnvFamily]) -> str:
         groups.setdefault(family.group, []).append(family)
     for group, members in groups.items():
         lines += _title(group.replace("_", " ").title(), "-")
-        for family in members:
-            lines += [
-                f".. figure:: _gifs/{family.slug}.gif",
-                f"   :target: {family.slug}.html",
-                f"   :alt: {family.title}",
-                "   :figwidth: 45%",
-                "   :align: left",
-                "",
-                f"   :doc:`{family.slug}`",
-                "",
-            ]
-        lines += [".. rst-class:: clearer", "", "|", ""]
+        lines += _picture_grid(members)
     lines += _title("Registered ids", "-")
     rows = []
     for family in all_families:
