@@ -1,9 +1,10 @@
 """Test-suite wide checks: nothing a test starts may outlive it.
 
 Every test is wrapped by :func:`no_leaks`, which fails the test if it left a child process (or,
-with a local Ray session live, a Ray actor process) or a shared-memory segment / semaphore (``/dev/shm/sem.*``) in ``/dev/shm`` behind (multiprocessing's own
-long-lived helpers, the resource tracker and the forkserver, are not counted; nor are entries
-that a process of another test run on the same machine has mapped).
+with a local Ray session live, a Ray actor process) or a shared-memory segment / semaphore
+(``/dev/shm/sem.*``) in ``/dev/shm`` behind (multiprocessing's own long-lived helpers, the
+resource tracker and the forkserver, are not counted; nor are entries that a process of another
+test run on the same machine has mapped).
 """
 
 from __future__ import annotations
@@ -73,10 +74,10 @@ def _ray_actors() -> set[int]:
     actors = set()
     for child in psutil.Process().children(recursive=True):
         try:
-            title = child.cmdline()[:1]
-            if title and title[0].startswith("ray::") and not title[0].startswith("ray::IDLE"):
-                if child.status() != psutil.STATUS_ZOMBIE:
-                    actors.add(child.pid)
+            title = (child.cmdline() or [""])[0]
+            actor = title.startswith("ray::") and not title.startswith("ray::IDLE")
+            if actor and child.status() != psutil.STATUS_ZOMBIE:
+                actors.add(child.pid)
         except psutil.Error:
             continue
     return actors

@@ -156,11 +156,11 @@ def test_local_async_hosts_match_sync(cluster: Any) -> None:
     ours, theirs = make_pair(fns, workers_per_host=2)
     try:
         assert_same_batch(ours.reset(seed=3), theirs.reset(seed=3))
-        for t in range(8):
+        for _t in range(8):
             actions = np.arange(6) % 3
             assert_same_step(ours.step(actions), theirs.step(actions))
         ours.send(np.array([1, 2]), [1, 4])
-        obs, rewards, *_, ids = ours.recv(timeout=WAIT_S)
+        _obs, rewards, *_, ids = ours.recv(timeout=WAIT_S)
         assert ids.tolist() == [1, 4]
         assert rewards.tolist() == [1.0, 2.0]
     finally:
@@ -193,7 +193,8 @@ def test_send_recv_match_per_env_stepping(cluster: Any) -> None:
             assert got.tolist() == ids.tolist()
             for j, i in enumerate(ids.tolist()):
                 o, r, te, tr, info = reference[i].step(actions[j])
-                assert obs[j] == o and rewards[j] == r
+                assert obs[j] == o
+                assert rewards[j] == r
                 assert (terminated[j], truncated[j]) == (te, tr)
                 assert ("count" in info) == bool(infos.get("_count", np.zeros(2, bool))[j])
     finally:
@@ -265,7 +266,8 @@ def test_call_attributes_render_and_make_vec(cluster: Any) -> None:
     )
     try:
         assert isinstance(envs, RayVectorEnv)
-        assert envs.spec is not None and envs.spec.kwargs["vectorization_mode"] == "ray"
+        assert envs.spec is not None
+        assert envs.spec.kwargs["vectorization_mode"] == "ray"
         envs.reset(seed=5)
         assert envs.np_random_seed == (5, 6, 7)
         envs.set_attr("custom", [10, 20, 30])
@@ -273,7 +275,8 @@ def test_call_attributes_render_and_make_vec(cluster: Any) -> None:
         envs.set_attr("custom", 1, indices=[2])
         assert envs.get_attr("custom", indices=[2, 0]) == (1, 10)
         frames = envs.render()
-        assert len(frames) == 3 and frames[0].ndim == 3
+        assert len(frames) == 3
+        assert frames[0].ndim == 3
         assert envs.metadata["autoreset_mode"] is AutoresetMode.NEXT_STEP
         assert envs.render_mode == "rgb_array"
     finally:
@@ -294,7 +297,8 @@ def test_env_exception_keeps_its_type_and_names_host_and_env(cluster: Any) -> No
         envs.step(np.zeros(5, dtype=np.int64))
         with pytest.raises(ValueError, match=STEP_FAILURE_MSG.format(2)) as info:
             envs.step(np.zeros(5, dtype=np.int64))
-        assert "host 1" in str(info.value) and "sub-environment 3" in str(info.value)
+        assert "host 1" in str(info.value)
+        assert "sub-environment 3" in str(info.value)
         assert isinstance(info.value.__cause__, RemoteTraceback)
         assert "RaisingEnv" in info.value.__cause__.text or "step" in info.value.__cause__.text
         obs, _ = envs.reset(seed=0)  # recovers
@@ -309,8 +313,8 @@ def test_host_exit_raises_worker_died(cluster: Any) -> None:
     try:
         envs.reset(seed=0)
         envs.step(np.zeros(3, dtype=np.int64))
+        envs.step_async(np.zeros(3, dtype=np.int64))
         with pytest.raises(error.WorkerDied, match="host 1") as info:
-            envs.step_async(np.zeros(3, dtype=np.int64))
             envs.step_wait(timeout=WAIT_S)
         assert info.value.env_indices == (2,)
         assert envs.hosts[1].node in str(info.value)
@@ -331,8 +335,8 @@ def test_node_removal_raises_worker_died(cluster: Any) -> None:
         envs.reset(seed=0)
         cluster.remove_node(node)
         removed = True
+        envs.step_async(np.zeros(3, dtype=np.int64))
         with pytest.raises(error.WorkerDied, match=f"host {lost}") as info:
-            envs.step_async(np.zeros(3, dtype=np.int64))
             envs.step_wait(timeout=WAIT_S)
         assert info.value.env_indices == (lost,)
         assert envs.hosts[lost].node in str(info.value)
@@ -391,7 +395,7 @@ def test_restart_in_recv_refreshes_observations(cluster: Any) -> None:
         envs.send(np.ones(2, dtype=np.int64))
         envs.recv(timeout=WAIT_S)
         envs.send(np.ones(2, dtype=np.int64))
-        obs, rewards, _, truncated, infos, ids = envs.recv(timeout=WAIT_S)
+        obs, _rewards, _, truncated, infos, ids = envs.recv(timeout=WAIT_S)
         assert ids.tolist() == [0, 1]
         assert obs.ravel().tolist() == [2.0, 0.0]
         assert truncated.tolist() == [False, True]
@@ -423,7 +427,7 @@ def test_close_is_bounded_and_leaves_no_actor(cluster: Any) -> None:
     actors = [host.actor for host in envs.hosts]
     envs.reset(seed=0)
     envs.step_async(np.zeros(2, dtype=np.int64))  # closing with a call pending
-    with pytest.warns(UserWarning):
+    with pytest.warns(UserWarning, match="pending call to `step`"):
         envs.close()
     envs.close()
     for actor in actors:

@@ -76,8 +76,7 @@ SPACE_MSG = (
     "MultiDiscrete, MultiBinary or a Dict / Tuple of them, got {}"
 )
 SPACES_DIFFER_MSG = (
-    "every host's envs must have the same {what} space: host {host} has {theirs}, host 0 has "
-    "{ours}"
+    "every host's envs must have the same {what} space: host {host} has {theirs}, host 0 has {ours}"
 )
 START_TIMEOUT_MSG = (
     "RayVectorEnv hosts {hosts} did not start within {timeout} s: the cluster may lack the CPUs "
