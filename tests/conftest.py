@@ -1,9 +1,10 @@
 """Test-suite wide checks: nothing a test starts may outlive it.
 
-Every test is wrapped by :func:`no_leaks`, which fails the test if it left a child process or a
-shared-memory segment / semaphore (``/dev/shm/sem.*``) in ``/dev/shm`` behind (multiprocessing's own
-long-lived helpers, the resource tracker and the forkserver, are not counted; nor are entries
-that a process of another test run on the same machine has mapped).
+Every test is wrapped by :func:`no_leaks`, which fails the test if it left a child process (or,
+with a local Ray session live, a Ray actor process) or a shared-memory segment / semaphore
+(``/dev/shm/sem.*``) in ``/dev/shm`` behind (multiprocessing's own long-lived helpers, the
+resource tracker and the forkserver, are not counted; nor are entries that a process of another
+test run on the same machine has mapped).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import multiprocessing
 import os
+import sys
 import time
 from collections.abc import Iterator
 
@@ -19,6 +21,10 @@ import pytest
 
 SHM_DIR = "/dev/shm"
 LEAK_GRACE_S = 5.0
+
+# Ray (RayVectorEnv tests): a local cluster advertises 127.0.0.1 for GCS, raylets and actors only
+# with this set before `ray` is imported (otherwise it uses the machine's interface address).
+os.environ["RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"] = "0"
 
 
 def _service_pids() -> set[int]:
@@ -53,6 +59,28 @@ def _children() -> set[int]:
         except psutil.NoSuchProcess:
             continue
     return alive - _service_pids()
+
+
+def _ray_actors() -> set[int]:
+    """Pids of Ray actor processes in this process's tree (a live local Ray session only).
+
+    Ray reuses its pooled worker processes for actors, so an actor left alive may run in a process
+    that existed before the test; an actor's process is titled ``ray::<Class>...``, an idle
+    worker's ``ray::IDLE``.
+    """
+    ray = sys.modules.get("ray")
+    if ray is None or not getattr(ray, "is_initialized", lambda: False)():
+        return set()
+    actors = set()
+    for child in psutil.Process().children(recursive=True):
+        try:
+            title = (child.cmdline() or [""])[0]
+            actor = title.startswith("ray::") and not title.startswith("ray::IDLE")
+            if actor and child.status() != psutil.STATUS_ZOMBIE:
+                actors.add(child.pid)
+        except psutil.Error:
+            continue
+    return actors
 
 
 def _mapped_by_others(entries: set[str]) -> set[str]:
@@ -95,11 +123,12 @@ def no_leaks() -> Iterator[None]:
     """Fail the test if it leaks a child process or a shared-memory entry."""
     children_before = _children()
     shm_before = _shm_entries()
+    actors_before = _ray_actors()
     yield
     deadline = time.monotonic() + LEAK_GRACE_S
     while True:
         multiprocessing.active_children()  # reap finished children
-        leaked_children = _children() - children_before
+        leaked_children = (_children() - children_before) | (_ray_actors() - actors_before)
         leaked_shm = _shm_entries() - shm_before
         if leaked_shm:
             leaked_shm -= _mapped_by_others(leaked_shm)

@@ -438,7 +438,12 @@ class VectorHost:
 
     def set_attr(self, name: str, values: list[Any], ids: list[int]) -> tuple[str, Any]:
         """Set attribute ``name`` of the local envs ``ids``."""
-        return self._run(lambda: self._env().set_attr(name, list(values), indices=ids))
+
+        def run() -> bool:
+            self._env().set_attr(name, list(values), indices=ids)
+            return True  # a payload of None means "restart this host" to the driver
+
+        return self._run(run)
 
     def close(self) -> bool:
         """Close the local vector env (its worker processes end); never raises."""

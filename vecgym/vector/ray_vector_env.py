@@ -75,6 +75,9 @@ SPACE_MSG = (
     "RayVectorEnv batches observations into arrays: the observation space must be Box, Discrete, "
     "MultiDiscrete, MultiBinary or a Dict / Tuple of them, got {}"
 )
+SPACES_DIFFER_MSG = (
+    "every host's envs must have the same {what} space: host {host} has {theirs}, host 0 has {ours}"
+)
 START_TIMEOUT_MSG = (
     "RayVectorEnv hosts {hosts} did not start within {timeout} s: the cluster may lack the CPUs "
     "they reserve ({cpus} each), or the nodes are overloaded"
@@ -407,6 +410,14 @@ class RayVectorEnv(VectorEnv[Any, Any, np.ndarray]):
 
     def _setup(self) -> None:
         first = self._descriptions[0]
+        for k, other in enumerate(self._descriptions[1:], start=1):
+            for key in ("single_observation_space", "single_action_space"):
+                if other[key] != first[key]:
+                    raise RuntimeError(
+                        SPACES_DIFFER_MSG.format(
+                            what=key.split("_")[1], host=k, theirs=other[key], ours=first[key]
+                        )
+                    )
         self.single_observation_space = first["single_observation_space"]
         self.single_action_space = first["single_action_space"]
         if not is_array_batchable(self.single_observation_space):

@@ -1,0 +1,458 @@
+"""RayVectorEnv on a local 2-node Ray cluster, every node on 127.0.0.1.
+
+One module-scoped cluster (``ray.cluster_utils.Cluster``, 1 CPU per node, no dashboard; Ray's
+processes take ~540 MiB) serves every test; ``RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER=0`` is set before
+it starts so that GCS, raylets and actors advertise 127.0.0.1 and no traffic leaves loopback.
+Results are compared with SyncVectorEnv over the same env functions; failures (env exception,
+host ``os._exit``, node removal, timeout, restart) with AsyncVectorEnv's error types. Every wait
+has a timeout; the autouse check in ``tests/conftest.py`` also fails a test that leaves a Ray
+actor process behind.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+import pytest
+
+import vecgym
+from tests.support.counting_env import CountingEnv
+from tests.support.crashing_envs import STEP_FAILURE_MSG, DyingEnv, RaisingEnv
+from tests.support.slow_env import SlowEnv
+from tests.vector.helpers import assert_same_batch
+from vecgym import error
+from vecgym.spaces import Box, Dict
+from vecgym.vector import RayVectorEnv, SyncVectorEnv
+from vecgym.vector.async_vector_env import RemoteTraceback, restart_seed
+from vecgym.vector.autoreset import AutoresetEnv
+from vecgym.vector.ray_vector_env import RAY_MISSING_MSG, ROLLOUT_DISABLED_MSG
+from vecgym.vector.vector_env import AutoresetMode
+
+try:
+    import ray
+    from ray.cluster_utils import Cluster
+except ImportError:  # pragma: no cover - the ray extra is not installed
+    ray = None
+
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(240)]
+
+WAIT_S = 60.0  # every wait in these tests is bounded
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[Any]:
+    """A 2-node loopback Ray cluster, connected for the whole module."""
+    if ray is None:
+        pytest.skip("Ray is not installed: pip install vecgym[ray]")
+    # set by tests/conftest.py before anything imports ray: every node on 127.0.0.1
+    assert os.environ.get("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER") == "0"
+    local = Cluster(
+        initialize_head=True, head_node_args={"num_cpus": 1, "include_dashboard": False}
+    )
+    try:
+        local.add_node(num_cpus=1)
+        local.wait_for_nodes()
+        ray.init(address=local.address, log_to_driver=False)
+        yield local
+    finally:
+        ray.shutdown()
+        local.shutdown()
+
+
+def counting(terminate_at: int, truncate_at: int | None = None) -> Any:
+    return lambda: CountingEnv(terminate_at=terminate_at, truncate_at=truncate_at, info_every=2)
+
+
+def counting_dict(terminate_at: int) -> Any:
+    space = Dict({"count": Box(0, 1000, (1,), np.float32), "twice": Box(0, 2000, (2,), np.float32)})
+
+    def make() -> Any:
+        env = CountingEnv(terminate_at=terminate_at, info_every=3)
+        return vecgym.wrappers.TransformObservation(
+            env, lambda o: {"count": o.copy(), "twice": np.repeat(o * 2, 2)}, space
+        )
+
+    return make
+
+
+def policy(obs: Any) -> Any:
+    """Deterministic in the observation: action = count mod 3."""
+    count = obs["count"] if isinstance(obs, dict) else obs
+    return (count[:, 0].astype(np.int64) + 1) % 3
+
+
+def policy_with_extras(obs: np.ndarray) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+    actions = policy(obs)
+    return actions, {"value": obs[:, 0] * 0.5, "logp": np.full(len(obs), -1.0)}
+
+
+def make_pair(fns: list[Any], **kwargs: Any) -> tuple[RayVectorEnv, SyncVectorEnv]:
+    mode = kwargs.get("autoreset_mode", AutoresetMode.NEXT_STEP)
+    return RayVectorEnv(fns, start_timeout=WAIT_S, **kwargs), SyncVectorEnv(
+        fns, autoreset_mode=mode
+    )
+
+
+def assert_same_step(ours: tuple[Any, ...], theirs: tuple[Any, ...]) -> None:
+    for name, a, b in zip(("obs", "rew", "term", "trunc", "infos"), ours, theirs, strict=True):
+        assert_same_batch(a, b, name)
+
+
+# --- placement and equality -----------------------------------------------------------------------
+def test_one_host_per_node_reserving_its_cpus(cluster: Any) -> None:
+    envs = RayVectorEnv([counting(5)] * 5, start_timeout=WAIT_S)
+    try:
+        nodes = sorted(n["NodeID"][:12] for n in ray.nodes() if n["Alive"])
+        assert sorted(host.node for host in envs.hosts) == nodes
+        assert [(h.start, h.stop) for h in envs.hosts] == [(0, 3), (3, 5)]
+        assert envs.cpus_per_host == [1.0, 1.0]
+        assert ray.available_resources().get("CPU", 0.0) == 0.0  # both CPUs reserved
+        addresses = {n["NodeManagerAddress"] for n in ray.nodes() if n["Alive"]}
+        assert addresses == {"127.0.0.1"}
+    finally:
+        envs.close()
+
+
+@pytest.mark.parametrize("mode", list(AutoresetMode), ids=lambda m: m.value)
+@pytest.mark.parametrize("obs", ["box", "dict"])
+def test_matches_sync_in_every_autoreset_mode(cluster: Any, mode: AutoresetMode, obs: str) -> None:
+    maker = counting if obs == "box" else counting_dict
+    fns = [maker(3 + i % 3) for i in range(5)]
+    ours, theirs = make_pair(fns, autoreset_mode=mode)
+    try:
+        assert ours.single_observation_space == theirs.single_observation_space
+        assert ours.observation_space == theirs.observation_space
+        assert ours.action_space == theirs.action_space
+        assert_same_batch(ours.reset(seed=7), theirs.reset(seed=7))
+        rng = np.random.default_rng(0)
+        ended = np.zeros(5, dtype=np.bool_)
+        for t in range(14):
+            if mode is AutoresetMode.DISABLED and ended.any():
+                options = {"reset_mask": ended.copy()}
+                assert_same_batch(ours.reset(options=options), theirs.reset(options=options))
+            if t == 9:
+                mask = np.array([True, False, False, True, False])
+                assert_same_batch(
+                    ours.reset(seed=[1, None, None, 4, None], options={"reset_mask": mask}),
+                    theirs.reset(seed=[1, None, None, 4, None], options={"reset_mask": mask}),
+                )
+            actions = rng.integers(0, 3, 5)
+            a, b = ours.step(actions), theirs.step(actions)
+            assert_same_step(a, b)
+            ended = a[2] | a[3]
+    finally:
+        ours.close()
+        theirs.close()
+
+
+def test_local_async_hosts_match_sync(cluster: Any) -> None:
+    """Two worker processes per host (forkserver inside the actor) give the same results."""
+    fns = [counting(3 + i % 3) for i in range(6)]
+    ours, theirs = make_pair(fns, workers_per_host=2)
+    try:
+        assert_same_batch(ours.reset(seed=3), theirs.reset(seed=3))
+        for _t in range(8):
+            actions = np.arange(6) % 3
+            assert_same_step(ours.step(actions), theirs.step(actions))
+        ours.send(np.array([1, 2]), [1, 4])
+        _obs, rewards, *_, ids = ours.recv(timeout=WAIT_S)
+        assert ids.tolist() == [1, 4]
+        assert rewards.tolist() == [1.0, 2.0]
+    finally:
+        ours.close()
+        theirs.close()
+
+
+def test_send_recv_match_per_env_stepping(cluster: Any) -> None:
+    fns = [counting(4 + i % 2) for i in range(5)]
+    ours, theirs = make_pair(fns, batch_size=5)
+    reference = [AutoresetEnv(fn(), AutoresetMode.NEXT_STEP, index=i) for i, fn in enumerate(fns)]
+    try:
+        ours.reset(seed=0)
+        theirs.reset(seed=0)
+        for i, auto in enumerate(reference):
+            auto.reset(seed=i)
+        ours.send(np.array([1, 2, 0, 1, 2]))
+        result = ours.recv(timeout=WAIT_S)
+        assert result[-1].tolist() == [0, 1, 2, 3, 4]
+        assert_same_step(result[:5], theirs.step(np.array([1, 2, 0, 1, 2])))
+        for auto, action in zip(reference, [1, 2, 0, 1, 2], strict=True):
+            auto.step(action)
+        ours.batch_size = 2
+        rng = np.random.default_rng(1)
+        for _ in range(6):
+            ids = np.sort(rng.choice(5, size=2, replace=False))
+            actions = rng.integers(0, 3, 2)
+            ours.send(actions, ids)
+            obs, rewards, terminated, truncated, infos, got = ours.recv(timeout=WAIT_S)
+            assert got.tolist() == ids.tolist()
+            for j, i in enumerate(ids.tolist()):
+                o, r, te, tr, info = reference[i].step(actions[j])
+                assert obs[j] == o
+                assert rewards[j] == r
+                assert (terminated[j], truncated[j]) == (te, tr)
+                assert ("count" in info) == bool(infos.get("_count", np.zeros(2, bool))[j])
+    finally:
+        ours.close()
+        theirs.close()
+
+
+def test_recv_returns_first_ready_host(cluster: Any) -> None:
+    fns = [lambda: SlowEnv(step_delay=0.0)] * 2 + [lambda: SlowEnv(step_delay=1.0)] * 2
+    envs = RayVectorEnv(fns, batch_size=2, start_timeout=WAIT_S)
+    try:
+        envs.reset(seed=0)
+        envs.send(np.zeros(4, dtype=np.int64))
+        assert envs.recv(timeout=WAIT_S)[-1].tolist() == [0, 1]
+        assert envs.recv(timeout=WAIT_S)[-1].tolist() == [2, 3]
+    finally:
+        envs.close()
+
+
+@pytest.mark.parametrize("mode", [AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP])
+def test_rollout_matches_sync(cluster: Any, mode: AutoresetMode) -> None:
+    fns = [counting(3 + i % 4, truncate_at=5) for i in range(5)]
+    ours, theirs = make_pair(fns, autoreset_mode=mode)
+    try:
+        ours.reset(seed=1)
+        obs, _ = theirs.reset(seed=1)
+        ours.step(np.zeros(5, dtype=np.int64))  # episodes continue across step and rollout
+        obs = theirs.step(np.zeros(5, dtype=np.int64))[0]
+        batch = ours.rollout(policy_with_extras, 9)
+        assert batch.rewards.shape == (9, 5)
+        assert batch.observations.shape == (9, 5, 1)
+        assert batch.extras["value"].shape == (9, 5)
+        for t in range(9):
+            np.testing.assert_array_equal(batch.observations[t], obs)
+            actions, extras = policy_with_extras(obs)
+            np.testing.assert_array_equal(batch.actions[t], actions)
+            np.testing.assert_array_equal(batch.extras["value"][t], extras["value"])
+            obs, rewards, terminated, truncated, infos = theirs.step(actions)
+            np.testing.assert_array_equal(batch.rewards[t], rewards)
+            np.testing.assert_array_equal(batch.terminations[t], terminated)
+            np.testing.assert_array_equal(batch.truncations[t], truncated)
+            assert_same_batch(batch.infos[t], infos, f"infos[{t}]")
+        np.testing.assert_array_equal(batch.next_observations, obs)
+        assert not batch.restarted.any()
+        actions = policy(obs)
+        assert_same_step(ours.step(actions), theirs.step(actions))
+    finally:
+        ours.close()
+        theirs.close()
+
+
+def test_rollout_refuses_disabled_mode(cluster: Any) -> None:
+    envs = RayVectorEnv([counting(3)] * 2, autoreset_mode="Disabled", start_timeout=WAIT_S)
+    try:
+        envs.reset(seed=0)
+        with pytest.raises(ValueError, match=re.escape(ROLLOUT_DISABLED_MSG)):
+            envs.rollout(policy, 4)
+    finally:
+        envs.close()
+
+
+def test_call_attributes_render_and_make_vec(cluster: Any) -> None:
+    envs = vecgym.make_vec(
+        "CartPole-v1",
+        num_envs=3,
+        vectorization_mode="ray",
+        vector_kwargs={"start_timeout": WAIT_S},
+        render_mode="rgb_array",
+    )
+    try:
+        assert isinstance(envs, RayVectorEnv)
+        assert envs.spec is not None
+        assert envs.spec.kwargs["vectorization_mode"] == "ray"
+        envs.reset(seed=5)
+        assert envs.np_random_seed == (5, 6, 7)
+        envs.set_attr("custom", [10, 20, 30])
+        assert envs.get_attr("custom") == (10, 20, 30)
+        envs.set_attr("custom", 1, indices=[2])
+        assert envs.get_attr("custom", indices=[2, 0]) == (1, 10)
+        frames = envs.render()
+        assert len(frames) == 3
+        assert frames[0].ndim == 3
+        assert envs.metadata["autoreset_mode"] is AutoresetMode.NEXT_STEP
+        assert envs.render_mode == "rgb_array"
+    finally:
+        envs.close()
+
+
+# --- failures -------------------------------------------------------------------------------------
+def test_hosts_with_different_spaces_are_refused(cluster: Any) -> None:
+    with pytest.raises(RuntimeError, match="same observation space"):
+        RayVectorEnv([counting(5), lambda: RaisingEnv()], start_timeout=WAIT_S)
+
+
+def test_env_exception_keeps_its_type_and_names_host_and_env(cluster: Any) -> None:
+    fns = [lambda: RaisingEnv()] * 3 + [lambda: RaisingEnv(fail_at=2)] + [lambda: RaisingEnv()]
+    envs = RayVectorEnv(fns, start_timeout=WAIT_S)
+    try:
+        envs.reset(seed=0)
+        envs.step(np.zeros(5, dtype=np.int64))
+        with pytest.raises(ValueError, match=STEP_FAILURE_MSG.format(2)) as info:
+            envs.step(np.zeros(5, dtype=np.int64))
+        assert "host 1" in str(info.value)
+        assert "sub-environment 3" in str(info.value)
+        assert isinstance(info.value.__cause__, RemoteTraceback)
+        assert "RaisingEnv" in info.value.__cause__.text or "step" in info.value.__cause__.text
+        obs, _ = envs.reset(seed=0)  # recovers
+        assert obs.ravel().tolist() == [0, 0, 0, 0, 0]
+    finally:
+        envs.close()
+
+
+def test_host_exit_raises_worker_died(cluster: Any) -> None:
+    fns = [lambda: DyingEnv()] * 2 + [lambda: DyingEnv(die_at=2, how="exit")]
+    envs = RayVectorEnv(fns, start_timeout=WAIT_S)  # 1 CPU per host: envs run in the actor
+    try:
+        envs.reset(seed=0)
+        envs.step(np.zeros(3, dtype=np.int64))
+        envs.step_async(np.zeros(3, dtype=np.int64))
+        with pytest.raises(error.WorkerDied, match="host 1") as info:
+            envs.step_wait(timeout=WAIT_S)
+        assert info.value.env_indices == (2,)
+        assert envs.hosts[1].node in str(info.value)
+        with pytest.raises(error.WorkerDied):
+            envs.step(np.zeros(3, dtype=np.int64))
+    finally:
+        envs.close()
+
+
+def test_node_removal_raises_worker_died(cluster: Any) -> None:
+    node = cluster.add_node(num_cpus=1)
+    cluster.wait_for_nodes()
+    envs, removed = None, False
+    try:
+        envs = RayVectorEnv([counting(50)] * 3, start_timeout=WAIT_S)
+        assert len(envs.hosts) == 3
+        lost = next(k for k, h in enumerate(envs.hosts) if node.node_id.startswith(h.node))
+        envs.reset(seed=0)
+        cluster.remove_node(node)
+        removed = True
+        envs.step_async(np.zeros(3, dtype=np.int64))
+        with pytest.raises(error.WorkerDied, match=f"host {lost}") as info:
+            envs.step_wait(timeout=WAIT_S)
+        assert info.value.env_indices == (lost,)
+        assert envs.hosts[lost].node in str(info.value)
+    finally:
+        if envs is not None:
+            envs.close()
+        if not removed:
+            cluster.remove_node(node)
+
+
+def test_timeout_discards_late_results(cluster: Any) -> None:
+    fns = [lambda: SlowEnv(step_delay=0.0), lambda: SlowEnv(step_delay=1.0)]
+    envs = RayVectorEnv(fns, start_timeout=WAIT_S)
+    try:
+        envs.reset(seed=0)
+        envs.step_async(np.zeros(2, dtype=np.int64))
+        with pytest.raises(error.WaitTimeout, match="host"):
+            envs.step_wait(timeout=0.2)
+        envs.step_async(np.zeros(2, dtype=np.int64))
+        obs = envs.step_wait(timeout=WAIT_S)[0]
+        assert obs.ravel().tolist() == [2.0, 2.0]  # the second step's results, not the first's
+        with pytest.raises(error.NoAsyncCallError):
+            envs.step_wait(timeout=WAIT_S)
+    finally:
+        envs.close()
+
+
+@pytest.mark.parametrize("mode", list(AutoresetMode), ids=lambda m: m.value)
+def test_restart_resets_the_lost_host_only(cluster: Any, mode: AutoresetMode) -> None:
+    fns = [lambda: DyingEnv()] * 2 + [lambda: DyingEnv(die_at=3, how="exit"), lambda: DyingEnv()]
+    envs = RayVectorEnv(fns, on_worker_failure="restart", autoreset_mode=mode, start_timeout=WAIT_S)
+    envs.restart_entropy = 0
+    try:
+        envs.reset(seed=10)
+        for _ in range(2):
+            envs.step(np.ones(4, dtype=np.int64))
+        obs, rewards, terminated, truncated, infos = envs.step(np.ones(4, dtype=np.int64))
+        assert envs.restart_count == 1
+        assert obs[:2].ravel().tolist() == [3.0, 3.0]  # host 0 untouched
+        assert obs[2:].ravel().tolist() == [0.0, 0.0]  # host 1: fresh envs, reset
+        assert rewards.tolist() == [1.0, 1.0, 0.0, 0.0]
+        assert truncated.tolist() == [False, False, True, True]
+        assert not terminated.any()
+        assert infos["worker_restarted"].tolist() == [False, False, True, True]
+        seeds = envs.get_attr("np_random_seed", indices=[2, 3])
+        assert seeds == tuple(restart_seed(10 + i, i, 1, 0) for i in (2, 3))
+    finally:
+        envs.close()
+
+
+def test_restart_in_recv_refreshes_observations(cluster: Any) -> None:
+    fns = [lambda: DyingEnv(), lambda: DyingEnv(die_at=2, how="exit")]
+    envs = RayVectorEnv(fns, on_worker_failure="restart", start_timeout=WAIT_S)
+    try:
+        envs.reset(seed=0)
+        envs.send(np.ones(2, dtype=np.int64))
+        envs.recv(timeout=WAIT_S)
+        envs.send(np.ones(2, dtype=np.int64))
+        obs, _rewards, _, truncated, infos, ids = envs.recv(timeout=WAIT_S)
+        assert ids.tolist() == [0, 1]
+        assert obs.ravel().tolist() == [2.0, 0.0]
+        assert truncated.tolist() == [False, True]
+        assert infos["worker_restarted"].tolist() == [False, True]
+        assert envs.observations.ravel().tolist() == [2.0, 0.0]
+    finally:
+        envs.close()
+
+
+def test_rollout_restart_fills_the_lost_rows(cluster: Any) -> None:
+    fns = [lambda: DyingEnv(), lambda: DyingEnv(die_at=4, how="exit")]
+    envs = RayVectorEnv(fns, on_worker_failure="restart", start_timeout=WAIT_S)
+    try:
+        envs.reset(seed=0)
+        batch = envs.rollout(policy, 3)  # the DyingEnv dies at its 4th step: in the next call
+        batch = envs.rollout(policy, 3)
+        assert batch.restarted.tolist() == [False, True]
+        assert batch.observations[:, 0, 0].tolist() == [3.0, 4.0, 5.0]
+        # the restarted env ran 3 steps from its reset; it dies again at 4 in a later call
+        assert batch.observations[:, 1, 0].tolist() == [0.0, 1.0, 2.0]
+        assert batch.infos[0]["worker_restarted"].tolist() == [False, True]
+        assert envs.observations.ravel().tolist() == [6.0, 3.0]
+    finally:
+        envs.close()
+
+
+def test_close_is_bounded_and_leaves_no_actor(cluster: Any) -> None:
+    envs = RayVectorEnv([counting(50)] * 2, start_timeout=WAIT_S)
+    actors = [host.actor for host in envs.hosts]
+    envs.reset(seed=0)
+    envs.step_async(np.zeros(2, dtype=np.int64))  # closing with a call pending
+    with pytest.warns(UserWarning, match="pending call to `step`"):
+        envs.close()
+    envs.close()
+    for actor in actors:
+        with pytest.raises(ray.exceptions.RayActorError):
+            ray.get(actor.ping.remote(), timeout=WAIT_S)
+    assert ray.is_initialized()  # the user's Ray session is left alone
+    with pytest.raises(error.ClosedEnvironmentError):
+        envs.reset()
+
+
+def test_address_connects_and_close_disconnects_only_what_it_opened(cluster: Any) -> None:
+    ray.shutdown()  # the driver disconnects; the cluster keeps running
+    try:
+        envs = RayVectorEnv([counting(50)] * 2, address=cluster.address, start_timeout=WAIT_S)
+        assert ray.is_initialized()
+        envs.reset(seed=0)
+        envs.close()
+        assert not ray.is_initialized()
+    finally:
+        if not ray.is_initialized():
+            ray.init(address=cluster.address, log_to_driver=False)
+
+
+def test_missing_ray_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "ray", None)
+    with pytest.raises(error.DependencyNotInstalled, match="vecgym\\[ray\\]"):
+        RayVectorEnv([counting(5)])
+    assert "vecgym[ray]" in RAY_MISSING_MSG
