@@ -27,7 +27,8 @@ from tests.support.crashing_envs import DyingEnv, RaisingEnv
 from tests.support.probe_env import ProbeEnv
 from tests.support.slow_env import SlowEnv
 from vecgym import error
-from vecgym.vector import AsyncVectorEnv, async_vector_env
+from vecgym.vector import AsyncVectorEnv
+from vecgym.vector._async import supervisor
 from vecgym.vector.async_vector_env import RemoteTraceback, restart_seed
 from vecgym.vector.vector_env import AutoresetMode
 
@@ -620,7 +621,7 @@ def test_call_after_a_timed_out_wait_on_a_hung_worker_raises_instead_of_hanging(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Raise mode: the next call waits for the late worker only LATE_WAIT_S, then says why."""
-    monkeypatch.setattr(async_vector_env, "LATE_WAIT_S", 0.3)
+    monkeypatch.setattr(supervisor, "LATE_WAIT_S", 0.3)
     envs = _vec([lambda: SlowEnv(step_delay=60.0, slow_after=1) for _ in range(2)], "fork")
     try:
         envs.reset(seed=0)

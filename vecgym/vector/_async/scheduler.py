@@ -1,0 +1,253 @@
+"""EnvPool-style asynchronous batches (:meth:`AsyncVectorEnv.send` / :meth:`AsyncVectorEnv.recv`).
+
+Each env is in one :class:`EnvSlot` state: ``IDLE`` (nothing sent), ``RUNNING`` (sent, not yet
+stepped or being stepped) or ``READY`` (stepped, waiting for ``recv``). Scheduling granularity is a
+worker: an env sent while its worker is busy is queued and dispatched when that worker finishes,
+and a worker's envs become ``READY`` together.
+"""
+
+from __future__ import annotations
+
+import enum
+import time
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from vecgym import error
+from vecgym.vector._async.exits import rebuild_remote_error
+from vecgym.vector._async.pool import TIMEOUT_MSG, WorkerPool
+from vecgym.vector._async.protocol import Command
+from vecgym.vector._async.supervisor import Supervisor
+
+__all__ = ["EnvSlot", "Scheduler"]
+
+ENV_IDS_MSG = "env_ids must be distinct env indices in [0, {}) that are not in flight; got {}"
+
+
+class EnvSlot(enum.IntEnum):
+    """Where an env stands in the ``send`` / ``recv`` cycle."""
+
+    IDLE = 0
+    RUNNING = 1
+    READY = 2
+
+
+class Scheduler:
+    """The ``send`` / ``recv`` state of every env, and the waits that advance it.
+
+    Args:
+        pool: the worker pool (its views must exist).
+        supervisor: replaces failed workers in restart mode.
+        batch_size: how many envs ``recv`` returns.
+        last_obs: each env's latest observation when observations are not in shared memory
+            (updated in place).
+    """
+
+    def __init__(
+        self, pool: WorkerPool, supervisor: Supervisor, batch_size: int, last_obs: list[Any]
+    ) -> None:
+        num_envs = pool.slices[-1][1]
+        self.pool = pool
+        self.supervisor = supervisor
+        self.num_envs = num_envs
+        self.batch_size = batch_size
+        self.last_obs = last_obs
+        self.worker_of_env = np.concatenate(
+            [np.full(b - a, k, dtype=np.intp) for k, (a, b) in enumerate(pool.slices)]
+        )
+        self.slots = np.zeros(num_envs, dtype=np.int8)
+        self.ready: list[int] = []
+        self.infos: dict[int, dict[str, Any]] = {}
+        self.queued: dict[int, list[int]] = {}
+        self.queued_payload: dict[int, Any] = {}
+        self.last_recv: npt.NDArray[np.intp] | None = None
+        self.mask_all = True
+        """Whether every entry of the shared step mask is set (as ``step`` needs it)."""
+
+    def in_flight(self) -> bool:
+        """Whether some env was sent and is not yet stepped."""
+        return bool((self.slots == EnvSlot.RUNNING).any())
+
+    def group(self, selected: list[int]) -> dict[int, list[int]]:
+        """``selected`` envs grouped by worker (in order of first appearance)."""
+        groups: dict[int, list[int]] = {}
+        for i in selected:
+            groups.setdefault(int(self.worker_of_env[i]), []).append(i)
+        return groups
+
+    def select(self, env_ids: Any) -> npt.NDArray[np.intp]:
+        """The envs a ``send(actions, env_ids)`` targets (the last ``recv``'s when ``None``).
+
+        Raises:
+            ValueError: not distinct env indices, or some env is in flight.
+        """
+        if env_ids is None:
+            if self.last_recv is None:
+                return np.arange(self.num_envs, dtype=np.intp)
+            ids = self.last_recv
+        else:
+            ids = np.asarray(env_ids)
+            if ids.ndim == 0:
+                ids = ids.reshape(1)
+        if (
+            ids.ndim != 1
+            or ids.size == 0
+            or not np.issubdtype(ids.dtype, np.integer)
+            or ids.min() < 0
+            or ids.max() >= self.num_envs
+            or np.unique(ids).size != ids.size
+            or (self.slots[ids] == EnvSlot.RUNNING).any()
+        ):
+            raise ValueError(ENV_IDS_MSG.format(self.num_envs, env_ids))
+        return ids.astype(np.intp)
+
+    def unmask_all(self) -> None:
+        """Set the whole step mask (before a ``step`` of every env)."""
+        if not self.mask_all:
+            assert self.pool.views is not None
+            self.pool.views.step_mask[:] = True
+            self.mask_all = True
+
+    def discard(self) -> None:
+        """Forget every ``send`` result (a ``step`` or ``reset`` of all envs follows)."""
+        self.slots[:] = EnvSlot.IDLE
+        self.ready.clear()
+        self.infos.clear()
+        self.last_recv = None
+
+    # --- send ----------------------------------------------------------------------------------
+    def send(self, ids: npt.NDArray[np.intp], payload: dict[int, Any] | None) -> None:
+        """Start stepping ``ids`` (their actions are written); queue those of busy workers."""
+        self.last_recv = None
+        # Results not yet received for these envs are dropped: they are being stepped again.
+        for i in ids.tolist():
+            if self.slots[i] == EnvSlot.READY:
+                self.ready.remove(i)
+                self.infos.pop(i, None)
+        self.slots[ids] = EnvSlot.RUNNING
+        for k, env_list in self.group(ids.tolist()).items():
+            if self.pool.outstanding[k]:
+                self.queued.setdefault(k, []).extend(env_list)
+                if payload is not None:
+                    self.queued_payload.update({i: payload[i] for i in env_list})
+            else:
+                self._dispatch(k, env_list, payload)
+
+    def _dispatch(self, k: int, env_list: list[int], payload: dict[int, Any] | None) -> None:
+        a, b = self.pool.slices[k]
+        assert self.pool.views is not None
+        mask = self.pool.views.step_mask
+        mask[a:b] = False
+        mask[env_list] = True
+        self.mask_all = False
+        self.pool.post(k, Command.STEP, payload)
+
+    # --- recv ----------------------------------------------------------------------------------
+    def wait_batch(self, timeout: float | None) -> None:
+        """Advance until ``batch_size`` envs are ready (or none is in flight).
+
+        Raises:
+            WaitTimeout: no batch was complete in time (what finished stays ready for later).
+        """
+        pool, supervisor = self.pool, self.supervisor
+        deadline = None if timeout is None else time.monotonic() + timeout
+        restart = supervisor.restart_mode
+        while len(self.ready) < self.batch_size and self.in_flight():
+            busy = [k for k in range(len(pool.slices)) if pool.outstanding[k]]
+            assert busy, "envs in flight without a busy worker"
+            failures: list[int] | None = [] if restart else None
+            # In restart mode a worker busy for longer than step_timeout is hung: wake up when the
+            # earliest busy worker reaches that point, to replace it.
+            hung_at = None
+            if restart and supervisor.step_timeout is not None:
+                hung_at = min(pool.posted_at[k] for k in busy) + supervisor.step_timeout
+            wait_until = deadline if hung_at is None else min(hung_at, deadline or hung_at)
+            finished = pool.wait_done(
+                busy,
+                wait_until,
+                need=1,
+                method="recv",
+                timeout=timeout,
+                failures=failures,
+                restart_hung=hung_at is not None,
+            )
+            if failures:
+                failures[:] = supervisor.dead_or_hung(failures, finished)
+            timed_out = deadline is not None and time.monotonic() >= deadline
+            if not finished and not failures and timed_out:
+                envs = np.flatnonzero(self.slots == EnvSlot.RUNNING).tolist()
+                raise error.WaitTimeout(
+                    TIMEOUT_MSG.format(method="recv", timeout=timeout, workers=busy, envs=envs)
+                )
+            for k in finished:
+                try:
+                    self._collect(k)
+                except error.WorkerDied:
+                    if failures is None:
+                        raise
+                    failures.append(k)
+            for k in failures or []:
+                self._replace(k)
+
+    def _collect(self, k: int) -> None:
+        """Take worker ``k``'s step results; dispatch what was queued for it meanwhile."""
+        reply = self.pool.settle(k)
+        a, b = self.pool.slices[k]
+        stepped = [i for i in range(a, b) if self.slots[i] == EnvSlot.RUNNING]
+        if reply is not None:
+            if reply.observations is not None:
+                for i, obs in reply.observations:
+                    self.last_obs[i] = obs
+            for i, info in reply.infos:
+                self.infos[i] = info
+        queued = self.queued.pop(k, [])
+        # Envs queued while the worker ran are still RUNNING but were not stepped yet.
+        done_now = [i for i in stepped if i not in queued]
+        for i in done_now:
+            self.slots[i] = EnvSlot.READY
+        self.ready.extend(done_now)
+        if reply is not None and reply.error is not None:
+            raise rebuild_remote_error(reply.error, k)
+        if queued:
+            payload = None
+            if self.queued_payload:
+                payload = {i: self.queued_payload.pop(i) for i in queued}
+            self._dispatch(k, queued, payload)
+
+    def _replace(self, k: int) -> None:
+        """Replace worker ``k``; its envs in flight (or ready, not yet received) come back as
+        restarted: reset observation, reward 0, ``truncated=True`` and
+        ``info["worker_restarted"]``. Its idle envs are reset too, with an autoreset pending."""
+        a, b = self.pool.slices[k]
+        self.queued.pop(k, None)
+        report = [i for i in range(a, b) if self.slots[i] != EnvSlot.IDLE]
+        for i in report:
+            if self.slots[i] == EnvSlot.READY:
+                self.ready.remove(i)
+        reply = self.supervisor.replace(k)
+        reset_infos: dict[int, dict[str, Any]] = {}
+        if reply is not None:
+            if reply.observations is not None:
+                for i, obs in reply.observations:
+                    self.last_obs[i] = obs
+            reset_infos = dict(reply.infos)
+        views = self.pool.views
+        assert views is not None
+        for i in report:
+            views.rewards[i] = 0.0
+            views.terminated[i] = False
+            views.truncated[i] = True
+            self.infos[i] = {**reset_infos.get(i, {}), "worker_restarted": True}
+            self.slots[i] = EnvSlot.READY
+            self.ready.append(i)
+
+    def take_batch(self) -> list[int]:
+        """The (ascending) envs of the next ``recv`` batch, now ``IDLE`` again."""
+        take = sorted(self.ready[: self.batch_size])
+        del self.ready[: self.batch_size]
+        ids = np.asarray(take, dtype=np.intp)
+        self.slots[ids] = EnvSlot.IDLE
+        self.last_recv = ids
+        return take
