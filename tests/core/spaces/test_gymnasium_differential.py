@@ -23,6 +23,7 @@ Every example is derandomised, so the suite is deterministic and takes a few sec
 from __future__ import annotations
 
 import math
+import os
 import warnings
 from collections.abc import Callable
 from typing import Any
@@ -46,7 +47,7 @@ gs = gym.spaces
 SETTINGS = settings(
     derandomize=True,
     deadline=None,
-    max_examples=150,
+    max_examples=int(os.environ.get("VECGYM_DIFFERENTIAL_EXAMPLES", "150")),
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
     database=None,
 )
@@ -264,6 +265,23 @@ def check_spaces_agree(ours: Any, theirs: Any, seed: int, probes: list[Any]) -> 
                 return
             assert_same_value(a, b, f"sample {i}")
             draws.append(b)
+        # the printed form and the JSON form of the draws
+        assert repr(ours) == repr(theirs).replace("gymnasium.spaces", "vecgym.core.spaces")
+        # (OneOf's JSON form differs on purpose: vecgym keeps whole Tuple/Dict values)
+        jsonable_a = Outcome(lambda: ours.to_jsonable(twin(draws)))
+        jsonable_b = Outcome(lambda: theirs.to_jsonable(twin(draws)))
+        if "OneOf" in repr(theirs) or not getattr(theirs, "spaces", True):
+            pass  # (an empty Tuple/Dict: Gymnasium's from_jsonable raises StopIteration)
+        elif jsonable_b.exc is not None:
+            assert_same_rejection(jsonable_a, jsonable_b, "to_jsonable")
+        else:
+            assert_same_value(jsonable_a.value, jsonable_b.value, "to_jsonable")
+            back_a = Outcome(lambda: ours.from_jsonable(twin(jsonable_a.value)))
+            back_b = Outcome(lambda: theirs.from_jsonable(twin(jsonable_b.value)))
+            if back_b.exc is not None:
+                assert_same_rejection(back_a, back_b, "from_jsonable")
+            else:
+                assert_same_value(back_a.value, back_b.value, "from_jsonable")
         # membership, of the draws and of other probes
         for probe in [*draws, *probes]:
             mine = Outcome(lambda p=probe: ours.contains(twin(p)))
@@ -288,6 +306,8 @@ def check_spaces_agree(ours: Any, theirs: Any, seed: int, probes: list[Any]) -> 
             assert_same_rejection(flat_ours, flat_theirs, "flatten_space")
         else:
             assert_same_space(flat_ours.value, flat_theirs.value, "flatten_space")
+        if isinstance(flat_dim_theirs.value, int) and flat_dim_theirs.value > 10_000:
+            return  # one-hot vectors that large are not worth the memory
         for i, draw in enumerate(draws[:2]):
             flat_a = Outcome(lambda d=draw: vs.flatten(ours, twin(d)))
             flat_b = Outcome(lambda d=draw: gs.flatten(theirs, twin(d)))
@@ -300,7 +320,8 @@ def check_spaces_agree(ours: Any, theirs: Any, seed: int, probes: list[Any]) -> 
             if back_b.exc is not None and back_a.exc is None:
                 # on purpose: vecgym's unflatten inverts flatten where Gymnasium's fails (e.g. a
                 # Sequence of a Tuple holding a Text)
-                assert_same_value(back_a.value, draw, f"unflatten(sample {i})")
+                again = vs.flatten(ours, back_a.value)
+                assert_same_value(again, flat_a.value, f"flatten(unflatten(sample {i}))")
             elif back_b.exc is not None:
                 assert_same_rejection(back_a, back_b, f"unflatten(sample {i})")
             else:
@@ -442,7 +463,7 @@ def probes_for(shape: tuple[int, ...] | None, dtype: Any) -> list[Any]:
 
 
 # --- Box ------------------------------------------------------------------------------------------
-@settings(SETTINGS, max_examples=250)
+@settings(SETTINGS, max_examples=SETTINGS.max_examples * 5 // 3)
 @given(data=st.data(), shape=shapes, dtype=any_dtypes, seed=seeds)
 def test_box(data: st.DataObject, shape: tuple[int, ...], dtype: Any, seed: int) -> None:
     low = data.draw(numeric_inputs(shape), label="low")
@@ -476,7 +497,7 @@ def test_box(data: st.DataObject, shape: tuple[int, ...], dtype: Any, seed: int)
 counts = st.one_of(
     st.integers(min_value=-2, max_value=6),
     st.integers(min_value=1, max_value=6),
-    st.sampled_from([300, 2**31, 3.0, 2.5, True, "3", None, np.int8(4), np.uint64(3), np.int64(0)]),
+    st.sampled_from([300, 3.0, 2.5, True, "3", None, np.int8(4), np.uint64(3), np.int64(0)]),
     st.sampled_from([np.array(3), np.array([3]), np.float32(3.0)]),
 )
 starts = st.one_of(
