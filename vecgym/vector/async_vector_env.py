@@ -144,6 +144,11 @@ CLOSED_MSG = "Trying to operate on `{}`, after a call to `close()`."
 NO_ATTRIBUTE_MSG = "module {!r} has no attribute {!r}"
 
 _Method = TypeVar("_Method", bound=Callable[..., Any])
+_Obs = TypeVar("_Obs")
+#: ``(observations, rewards, terminations, truncations, infos)``.
+_StepResult = tuple[
+    _Obs, npt.NDArray[np.float64], npt.NDArray[np.bool_], npt.NDArray[np.bool_], dict[str, Any]
+]
 
 
 def __getattr__(name: str) -> Any:
@@ -452,15 +457,7 @@ class AsyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, A
         return observations, supervisor.report_restarts(infos, self._add_info, truncate=False)
 
     # --- step ------------------------------------------------------------------------------------
-    def step(
-        self, actions: ActType
-    ) -> tuple[
-        ObsType,
-        npt.NDArray[np.float64],
-        npt.NDArray[np.bool_],
-        npt.NDArray[np.bool_],
-        dict[str, Any],
-    ]:
+    def step(self, actions: ActType) -> _StepResult[ObsType]:
         """Step every sub-environment with its action (autoresetting per ``autoreset_mode``).
 
         Args:
@@ -506,15 +503,7 @@ class AsyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, A
         self._state = AsyncState.WAITING_STEP
 
     @_death_breaks
-    def step_wait(
-        self, timeout: float | None = None
-    ) -> tuple[
-        ObsType,
-        npt.NDArray[np.float64],
-        npt.NDArray[np.bool_],
-        npt.NDArray[np.bool_],
-        dict[str, Any],
-    ]:
+    def step_wait(self, timeout: float | None = None) -> _StepResult[ObsType]:
         """Wait for :meth:`step_async` and return the batched step results (see :meth:`step`).
 
         Raises:
@@ -748,7 +737,7 @@ class AsyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, A
         replies = self._supervisor.collect(
             workers, failures, reset_seeds=reset_seeds, lost_call=lost_call
         )
-        if method == "call_wait" or method == "set_attr" or not replies:
+        if lost_call is not None or not replies:  # a call's replies hold results, not steps
             return replies, {}
         infos, changed = merge_replies(list(replies), self._last_obs, self._add_info)
         if changed or not self._obs_in_shm:

@@ -229,14 +229,14 @@ class Supervisor:
                     raise
                 failures.append(k)
         if failures:
-            replies.extend(self._recover(sorted(set(failures)), reset_seeds, lost_call))
+            replies.extend(self._replace_failed(sorted(set(failures)), reset_seeds, lost_call))
             replies.sort(key=lambda item: item[0])
         for k, reply in replies:
             if reply is not None and reply.error is not None:
                 raise rebuild_remote_error(reply.error, k)
         return [(k, reply) for k, reply in replies if reply is not None]
 
-    def _recover(
+    def _replace_failed(
         self, failed: list[int], reset_seeds: ResetSeeds | None, lost_call: str | None
     ) -> list[tuple[int, Reply | None]]:
         """Replace the ``failed`` workers; their reset replies, by worker."""
