@@ -18,6 +18,7 @@
 from __future__ import annotations
 
 import functools
+import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -254,8 +255,57 @@ class ActionBoundsCheck:
         )
 
 
+def find_custom_space(space: Any) -> Any:
+    """The first space in ``space`` (itself or a subspace) whose type is not one of vecgym's
+    spaces, or ``None``: such a space's values and ``contains`` are user code."""
+    from vecgym.core.spaces import (
+        Box,
+        Dict,
+        Discrete,
+        Graph,
+        MultiBinary,
+        MultiDiscrete,
+        OneOf,
+        Text,
+        Tuple,
+    )
+    from vecgym.core.spaces import Sequence as SequenceSpace
+
+    if isinstance(space, (Box, Discrete, MultiDiscrete, MultiBinary, Text, Graph)):
+        return None
+    children: list[Any]
+    if isinstance(space, Tuple | OneOf):
+        children = list(space.spaces)
+    elif isinstance(space, Dict):
+        children = list(space.spaces.values())
+    elif isinstance(space, SequenceSpace):
+        children = [space.feature_space]
+    else:
+        return None if _subclasses_gymnasium_builtin(space) else space
+    for child in children:
+        found = find_custom_space(child)
+        if found is not None:
+            return found
+    return None
+
+
+def _subclasses_gymnasium_builtin(space: Any) -> bool:
+    """Whether ``space`` stands for a subclass of one of Gymnasium's own space types (kept as a
+    proxy by :func:`vecgym.core.interop.as_vecgym_space`): Gymnasium handles those as built-ins."""
+    from vecgym.core.interop import GymnasiumSpace
+
+    gymnasium_spaces = sys.modules.get("gymnasium.spaces")
+    if not isinstance(space, GymnasiumSpace) or gymnasium_spaces is None:
+        return False
+    names = ("Box", "Discrete", "MultiDiscrete", "MultiBinary", "Text", "Graph", "Tuple", "Dict")
+    builtins = tuple(getattr(gymnasium_spaces, name) for name in (*names, "Sequence", "OneOf"))
+    return isinstance(space.space, builtins)
+
+
 def make_action_check(single_space: Any, check_actions: Any) -> ActionBoundsCheck | None:
-    """The checker for a vector env's ``check_actions`` argument (``None`` when off).
+    """The checker for a vector env's ``check_actions`` argument (``None`` when off, and for an
+    action space that is or holds a custom space: its ``contains`` is user code, left unrun as
+    Gymnasium leaves it).
 
     Raises:
         ValueError: ``check_actions`` is not ``True``, ``False`` or ``"strict"``.
@@ -263,6 +313,8 @@ def make_action_check(single_space: Any, check_actions: Any) -> ActionBoundsChec
     if check_actions is False:
         return None
     if check_actions is True or check_actions == "strict":
+        if find_custom_space(single_space) is not None:
+            return None
         return ActionBoundsCheck(single_space, strict=check_actions == "strict")
     raise ValueError(CHECK_ACTIONS_MSG.format(check_actions))
 

@@ -59,38 +59,13 @@ Start method: ``context=None`` chooses ``fork`` where it is safe, else ``forkser
 (see :mod:`vecgym.vector._async.placement`). Env constructors are always sent through
 ``CloudpickleWrapper``, so lambdas and closures work under every method.
 
-Failures (all detected without adding work to the fast path: worker sentinels are looked at only
-when a 0.1 s wait slice passes without a wake-up):
+Failures -- env exceptions re-raised with their type, dead workers (``WorkerDied``), timeouts
+(``WaitTimeout``), restarts, a ``close()`` that never hangs, bad input refused before anything is
+stepped -- are summarised in :mod:`vecgym.vector._async.supervisor`.
 
-* an env's exception is re-raised in the parent with its type (or as ``WorkerError`` when it cannot
-  be pickled), worker and env index named, remote traceback as ``__cause__``; ``reset()`` recovers;
-* a dead worker (``os._exit``, segfault, ``SIGKILL`` / OOM kill) raises ``WorkerDied`` naming the
-  worker, its pid and envs, the exit code or signal ("killed by signal SIGKILL (9)") and likely
-  causes; the vector env is then unusable (``on_worker_failure="raise"``) or the worker is
-  replaced and its envs rebuilt and reset (``"restart"``, see :meth:`AsyncVectorEnv.step_wait`);
-* a ``*_wait`` timeout raises ``WaitTimeout``; the late reply is discarded by sequence number;
-  with ``"restart"`` a step that outlives ``step_timeout`` has its worker killed and replaced;
-* ``close()`` never raises and never hangs (graceful, then terminate, then kill); workers ignore
-  SIGINT and exit by themselves when the parent dies (a watchdog thread, every 0.5 s);
-* bad input is refused before anything is stepped: step before reset (``ResetNeeded``), actions of
-  the wrong shape / dtype (``ValueError`` / ``TypeError``) or outside the action space
-  (``InvalidAction``, ``check_actions``), env constructors that cannot be pickled under
-  ``spawn`` / ``forkserver`` (a pre-flight ``TypeError`` naming the member at fault).
-
-A soak run (``benchmarks/bench_soak.py``: 10M CartPole-sized steps, 64 envs, 2 workers, random
-``os._exit`` / segfault / ``SIGKILL`` / hang faults under ``"restart"``, every observation checked
-against a reference model) gave 133 restarts, 0 mismatches, 128k steps/s on the 2-core machine.
-
-Code map (the machinery lives in the private :mod:`vecgym.vector._async` package; this module is
-the façade: argument checks, the public API and the ``*_async`` / ``*_wait`` state):
-
-* ``_async.pool`` -- processes, pipes, semaphores, shared views: spawn, attach, post, wait, stop;
-* ``_async.supervisor`` -- collecting replies, restart seeds, the one path that replaces a worker;
-* ``_async.scheduler`` -- the EnvPool-style ``send`` / ``recv`` state of each env;
-* ``_async.batch`` -- action writing and checks, batch selection, merging replies' infos;
-* ``_async.protocol`` / ``_async.worker`` -- the words, messages and the worker's loop;
-* ``_async.placement`` / ``_async.options`` / ``_async.exits`` -- cores and start method, argument
-  validation, how a worker ended and the errors raised for it.
+The machinery (worker pool, supervisor, send/recv scheduler, protocol, worker) lives in the
+private :mod:`vecgym.vector._async` package; this module is the façade: argument checks, the
+public API and the ``*_async`` / ``*_wait`` state.
 
 Scheduling granularity is a worker: :meth:`AsyncVectorEnv.send` / :meth:`AsyncVectorEnv.recv`
 (EnvPool-style asynchronous batches) report a worker's envs when the whole worker finished its
@@ -102,7 +77,6 @@ from __future__ import annotations
 import contextlib
 import enum
 import functools
-import multiprocessing
 import time
 import weakref
 from collections.abc import Callable, Sequence
@@ -130,11 +104,10 @@ from vecgym.vector._async.batch import (
     select_info,
 )
 from vecgym.vector._async.exits import RemoteTraceback as RemoteTraceback
-from vecgym.vector._async.options import check_shared_memory_space, validate
+from vecgym.vector._async.options import check_shared_memory_space, observation_spaces, validate
 from vecgym.vector._async.placement import default_start_method as default_start_method
-from vecgym.vector._async.placement import split_slices, worker_cores
 from vecgym.vector._async.placement import usable_cores as usable_cores
-from vecgym.vector._async.pool import WorkerPool, WorkerSpec
+from vecgym.vector._async.pool import WorkerPool
 from vecgym.vector._async.protocol import Command, Reply, SharedLayout, leaf_tree
 from vecgym.vector._async.scheduler import Scheduler
 from vecgym.vector._async.supervisor import ResetSeeds, Supervisor
@@ -171,6 +144,11 @@ CLOSED_MSG = "Trying to operate on `{}`, after a call to `close()`."
 NO_ATTRIBUTE_MSG = "module {!r} has no attribute {!r}"
 
 _Method = TypeVar("_Method", bound=Callable[..., Any])
+_Obs = TypeVar("_Obs")
+#: ``(observations, rewards, terminations, truncations, infos)``.
+_StepResult = tuple[
+    _Obs, npt.NDArray[np.float64], npt.NDArray[np.bool_], npt.NDArray[np.bool_], dict[str, Any]
+]
 
 
 def __getattr__(name: str) -> Any:
@@ -318,8 +296,6 @@ class AsyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, A
         self.check_actions, self.pin_workers = check_actions, options.pin_workers
         self.worker_threads, self.context = options.worker_threads, options.context
         self.autoreset_mode = options.autoreset_mode
-        self._ctx = multiprocessing.get_context(self.context)
-        self._slices = split_slices(self.num_envs, self.num_workers)
         # DISABLED mode: envs whose episode ended; stepping them is refused before anything runs
         self._ended = np.zeros(self.num_envs, dtype=np.bool_)
         self._all_reset = False
@@ -327,21 +303,8 @@ class AsyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, A
         self._reset_request: tuple[list[int | None], Any, npt.NDArray[np.bool_]] | None = None
         self.restart_entropy = int(np.random.SeedSequence().generate_state(1, dtype=np.uint32)[0])
         """Mixed into :func:`restart_seed`; set it (e.g. to 0) for reproducible restart seeds."""
-        spec = WorkerSpec(
-            env_fns=env_fns,
-            autoreset_mode=self.autoreset_mode,
-            worker=worker,
-            daemon=daemon,
-            threads=self.worker_threads,
-            cores=worker_cores(self.num_workers) if self.pin_workers else None,
-            limiter=None
-            if max_concurrency is None
-            else self._ctx.BoundedSemaphore(max_concurrency),
-            owner=type(self).__name__,
-        )
-        self._pool = pool = WorkerPool(
-            self._ctx, self._slices, spec, on_worker_failure == "restart"
-        )
+        self._pool = pool = WorkerPool.create(options, env_fns, worker, daemon, type(self).__name__)
+        self._ctx, self._slices = pool.ctx, pool.slices
         self.processes, self.parent_pipes, self._wake = pool.processes, pool.pipes, pool.wake
         owner = weakref.ref(self)  # no reference cycle: an unclosed env is still collected at once
         self._supervisor = Supervisor(
@@ -368,11 +331,9 @@ class AsyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, A
         self.single_action_space = first.action_space
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         mode = self.observation_mode
-        if isinstance(mode, tuple):
-            self.observation_space, self.single_observation_space = mode
-        else:  # "different": provisional, replaced by the batch of every env's space below
-            self.single_observation_space = first.observation_space
-            self.observation_space = batch_space(first.observation_space, self.num_envs)
+        self.single_observation_space, self.observation_space = observation_spaces(
+            mode, first.observation_space, self.num_envs
+        )
         check_shared_memory_space(self.single_observation_space, self.shared_memory)
         obs_tree = leaf_tree(self.single_observation_space) if self.shared_memory else None
         action_tree = leaf_tree(self.single_action_space)
@@ -482,12 +443,7 @@ class AsyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, A
                 discarded and the next call gets fresh ones.
             WorkerDied: a worker process died.
         """
-        self._begin(None)
-        if self._state is not AsyncState.WAITING_RESET:
-            raise error.NoAsyncCallError(
-                NO_ASYNC_MSG.format(method="reset_wait", partner="reset_async"),
-                AsyncState.WAITING_RESET.value,
-            )
+        self._begin(None, awaited=AsyncState.WAITING_RESET)
         assert self._reset_request is not None
         seeds, _, mask = self._reset_request
         _, infos = self._collect("reset_wait", timeout, reset_seeds=(seeds, mask))
@@ -498,18 +454,10 @@ class AsyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, A
         for i in np.flatnonzero(mask).tolist():
             supervisor.last_seeds[i] = seeds[i]
         observations = copy_tree(self.observations) if self.copy else self.observations
-        return observations, supervisor.flag_restarts(infos, self._add_info)
+        return observations, supervisor.report_restarts(infos, self._add_info, truncate=False)
 
     # --- step ------------------------------------------------------------------------------------
-    def step(
-        self, actions: ActType
-    ) -> tuple[
-        ObsType,
-        npt.NDArray[np.float64],
-        npt.NDArray[np.bool_],
-        npt.NDArray[np.bool_],
-        dict[str, Any],
-    ]:
+    def step(self, actions: ActType) -> _StepResult[ObsType]:
         """Step every sub-environment with its action (autoresetting per ``autoreset_mode``).
 
         Args:
@@ -555,15 +503,7 @@ class AsyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, A
         self._state = AsyncState.WAITING_STEP
 
     @_death_breaks
-    def step_wait(
-        self, timeout: float | None = None
-    ) -> tuple[
-        ObsType,
-        npt.NDArray[np.float64],
-        npt.NDArray[np.bool_],
-        npt.NDArray[np.bool_],
-        dict[str, Any],
-    ]:
+    def step_wait(self, timeout: float | None = None) -> _StepResult[ObsType]:
         """Wait for :meth:`step_async` and return the batched step results (see :meth:`step`).
 
         Raises:
@@ -576,34 +516,16 @@ class AsyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, A
                 vector env back to a known state.
 
         With ``on_worker_failure="restart"``, a worker that died, or that did not finish within
-        ``timeout`` (default :attr:`step_timeout`), is killed and replaced: its envs are rebuilt
-        from ``env_fns`` and reset with :func:`restart_seed` seeds, while the other workers' envs
-        are stepped as usual. For this step the restarted envs report their reset observation,
-        reward ``0``, ``terminated=False``, ``truncated=True``, their reset info and
-        ``infos["worker_restarted"]`` (a bool array with the mask ``infos["_worker_restarted"]``,
-        Gymnasium's info layout). The truncation follows the autoreset mode: ``NEXT_STEP`` — the
-        next step of those envs is an autoreset step (action ignored, a new reset observation,
-        reward 0); ``DISABLED`` — they must be reset (``reset_mask``) before they are stepped
-        again; ``SAME_STEP`` — they have been reset already (no ``final_obs`` for them: their last
-        observation died with the worker).
+        ``timeout`` (default :attr:`step_timeout`), is replaced; its envs report a truncation and
+        ``infos["worker_restarted"]`` (see :mod:`vecgym.vector._async.supervisor`).
         """
-        self._begin(None)
-        if self._state is not AsyncState.WAITING_STEP:
-            raise error.NoAsyncCallError(
-                NO_ASYNC_MSG.format(method="step_wait", partner="step_async"),
-                AsyncState.WAITING_STEP.value,
-            )
+        self._begin(None, awaited=AsyncState.WAITING_STEP)
         timeout = self.step_timeout if timeout is None else timeout
         _, infos = self._collect("step_wait", timeout, restart_hung=True)
         supervisor = self._supervisor
         views = self._views
         if supervisor.restarted_now or supervisor.restarted_late:
-            for k in supervisor.restarted_now:
-                a, b = self._slices[k]
-                views.rewards[a:b] = 0.0
-                views.terminated[a:b] = False
-                views.truncated[a:b] = True
-            infos = supervisor.flag_restarts(infos, self._add_info)
+            infos = supervisor.report_restarts(infos, self._add_info, truncate=True)
         terminated, truncated = views.terminated.copy(), views.truncated.copy()
         if self.autoreset_mode is AutoresetMode.DISABLED:
             self._ended |= terminated | truncated
@@ -665,11 +587,7 @@ class AsyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, A
         scheduler.wait_batch(timeout)
         take = scheduler.take_batch()
         ids = np.asarray(take, dtype=np.intp)
-        infos: dict[str, Any] = {}
-        for i in take:
-            info = scheduler.infos.pop(i, None)
-            if info:
-                infos = self._add_info(infos, info, i)
+        infos = scheduler.take_infos(take, self._add_info)
         observations = pick_observations(
             self.observations,
             self._last_obs,
@@ -729,12 +647,7 @@ class AsyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, A
             NoAsyncCallError: no :meth:`call_async` pending.
             WaitTimeout: the timeout elapsed (late results are discarded).
         """
-        self._begin(None)
-        if self._state is not AsyncState.WAITING_CALL:
-            raise error.NoAsyncCallError(
-                NO_ASYNC_MSG.format(method="call_wait", partner="call_async"),
-                AsyncState.WAITING_CALL.value,
-            )
+        self._begin(None, awaited=AsyncState.WAITING_CALL)
         replies, _ = self._collect("call_wait", timeout, lost_call="call")
         groups = self._scheduler.group(self._call_order)
         results: dict[int, Any] = {}
@@ -780,13 +693,19 @@ class AsyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, A
         self._collect("set_attr", None, lost_call="set_attr")
 
     # --- the *_async / *_wait state --------------------------------------------------------------
-    def _begin(self, method: str | None) -> None:
+    def _begin(self, method: str | None, awaited: AsyncState | None = None) -> None:
         """Refuse a call on a closed or broken env; with ``method`` (an ``*_async`` call, ``send``
-        or ``set_attr``) also while another call is pending."""
+        or ``set_attr``) also while another call is pending; with ``awaited`` (a ``*_wait``) also
+        unless that state is pending."""
         if self.closed:
             raise error.ClosedEnvironmentError(CLOSED_MSG.format(type(self).__name__))
         if self._supervisor.broken is not None:
             raise error.WorkerDied(BROKEN_MSG.format(self._supervisor.broken))
+        if awaited is not None and self._state is not awaited:
+            name = awaited.value
+            raise error.NoAsyncCallError(
+                NO_ASYNC_MSG.format(method=f"{name}_wait", partner=f"{name}_async"), name
+            )
         if method is None:
             return
         if self._state is not AsyncState.DEFAULT:
@@ -818,7 +737,7 @@ class AsyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, A
         replies = self._supervisor.collect(
             workers, failures, reset_seeds=reset_seeds, lost_call=lost_call
         )
-        if method == "call_wait" or method == "set_attr" or not replies:
+        if lost_call is not None or not replies:  # a call's replies hold results, not steps
             return replies, {}
         infos, changed = merge_replies(list(replies), self._last_obs, self._add_info)
         if changed or not self._obs_in_shm:

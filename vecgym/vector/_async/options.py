@@ -15,21 +15,10 @@ from typing import Any
 import numpy as np
 
 from vecgym import error
-from vecgym.core.spaces import (
-    Box,
-    Dict,
-    Discrete,
-    Graph,
-    MultiBinary,
-    MultiDiscrete,
-    OneOf,
-    Text,
-    Tuple,
-)
-from vecgym.core.spaces import Sequence as SequenceSpace
 from vecgym.core.spaces.space import Space
 from vecgym.vector._async.placement import default_start_method, usable_cores
-from vecgym.vector._boundary import CHECK_ACTIONS_MSG
+from vecgym.vector._boundary import CHECK_ACTIONS_MSG, find_custom_space
+from vecgym.vector.utils import batch_space
 from vecgym.vector.vector_env import AutoresetMode
 
 __all__ = ["AsyncOptions", "check_observation_mode", "check_shared_memory_space", "validate"]
@@ -52,8 +41,6 @@ CUSTOM_SPACE_SHARED_MSG = (
     "AsyncVectorEnv(..., shared_memory=True) cannot hold observations of the custom space {} in "
     "shared memory; pass shared_memory=False to send them through the pipes instead"
 )
-
-_BUILTIN_SPACES = (Box, Discrete, MultiDiscrete, MultiBinary, Text, Graph)
 
 
 @dataclass(frozen=True)
@@ -167,24 +154,14 @@ def check_observation_mode(observation_mode: Any) -> None:
         raise ValueError(OBS_MODE_MSG.format(observation_mode))
 
 
-def _custom_space(space: Space[Any]) -> Space[Any] | None:
-    """The first space in ``space`` (itself or a subspace) that is not a built-in space type."""
-    if isinstance(space, _BUILTIN_SPACES):
-        return None
-    children: list[Space[Any]]
-    if isinstance(space, Tuple | OneOf):
-        children = list(space.spaces)
-    elif isinstance(space, Dict):
-        children = list(space.spaces.values())
-    elif isinstance(space, SequenceSpace):
-        children = [space.feature_space]
-    else:
-        return space
-    for child in children:
-        found = _custom_space(child)
-        if found is not None:
-            return found
-    return None
+def observation_spaces(
+    observation_mode: Any, first_space: Space[Any], num_envs: int
+) -> tuple[Space[Any], Space[Any]]:
+    """``(single, batched)`` observation spaces from the mode and the first env's space (for
+    ``"different"`` provisional: the vector env replaces them by all envs' spaces once attached)."""
+    if isinstance(observation_mode, tuple):
+        return observation_mode[1], observation_mode[0]
+    return first_space, batch_space(first_space, num_envs)
 
 
 def check_shared_memory_space(space: Space[Any], shared_memory: bool) -> None:
@@ -193,6 +170,6 @@ def check_shared_memory_space(space: Space[Any], shared_memory: bool) -> None:
     Raises:
         ValueError: ``space`` is or contains a space of a type that is not vecgym's own.
     """
-    custom = _custom_space(space) if shared_memory else None
+    custom = find_custom_space(space) if shared_memory else None
     if custom is not None:
         raise ValueError(CUSTOM_SPACE_SHARED_MSG.format(type(custom).__name__))

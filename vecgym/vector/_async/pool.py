@@ -26,6 +26,7 @@ CPU (measured: a 500 us env at 4 envs runs as fast as with a parent that never s
 from __future__ import annotations
 
 import contextlib
+import multiprocessing
 import os
 import time
 from collections.abc import Callable, Sequence
@@ -37,7 +38,8 @@ from typing import Any, cast
 
 from vecgym import error
 from vecgym.vector._async.exits import death_error, rebuild_remote_error
-from vecgym.vector._async.placement import thread_env_for_start
+from vecgym.vector._async.options import AsyncOptions
+from vecgym.vector._async.placement import split_slices, thread_env_for_start, worker_cores
 from vecgym.vector._async.protocol import (
     Command,
     Hello,
@@ -138,6 +140,32 @@ class WorkerPool:
         self._attach_payload: tuple[Any, ...] | None = None
         self._parent_create_time = _parent_create_time()
         self._health: list[Any] = [None] * count
+
+    @classmethod
+    def create(
+        cls,
+        options: AsyncOptions,
+        env_fns: Sequence[Callable[[], Any]],
+        worker: Callable[..., None] | None,
+        daemon: bool,
+        owner: str,
+    ) -> WorkerPool:
+        """The (not yet started) pool that the validated ``options`` ask for."""
+        ctx = multiprocessing.get_context(options.context)
+        spec = WorkerSpec(
+            env_fns=env_fns,
+            autoreset_mode=options.autoreset_mode,
+            worker=worker,
+            daemon=daemon,
+            threads=options.worker_threads,
+            cores=worker_cores(options.num_workers) if options.pin_workers else None,
+            limiter=None
+            if options.max_concurrency is None
+            else ctx.BoundedSemaphore(options.max_concurrency),
+            owner=owner,
+        )
+        slices = split_slices(options.num_envs, options.num_workers)
+        return cls(ctx, slices, spec, tolerate_dead_pipe=options.on_worker_failure == "restart")
 
     def envs_of(self, workers: Sequence[int]) -> list[int]:
         """The env indices of ``workers``, in order."""

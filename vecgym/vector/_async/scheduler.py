@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import enum
 import time
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -242,6 +243,17 @@ class Scheduler:
             self.infos[i] = {**reset_infos.get(i, {}), "worker_restarted": True}
             self.slots[i] = EnvSlot.READY
             self.ready.append(i)
+
+    def take_infos(
+        self, take: list[int], add_info: Callable[..., dict[str, Any]]
+    ) -> dict[str, Any]:
+        """The batched infos of the envs ``take`` (forgotten here once taken)."""
+        infos: dict[str, Any] = {}
+        for i in take:
+            info = self.infos.pop(i, None)
+            if info:
+                infos = add_info(infos, info, i)
+        return infos
 
     def take_batch(self) -> list[int]:
         """The (ascending) envs of the next ``recv`` batch, now ``IDLE`` again."""

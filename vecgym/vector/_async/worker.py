@@ -178,10 +178,17 @@ def _write(views: Any, index: int, value: Any) -> None:
 
 
 def _read(views: Any, index: int) -> Any:
-    """Read row ``index`` of a Tuple/Dict/leaf structure (arrays copied, scalars as numpy)."""
+    """Read row ``index`` of a Tuple/Dict/leaf structure (arrays copied, scalars as numpy).
+
+    A 0-d floating action comes back as ``np.float64`` (a Python ``float``): an env may hand it
+    to APIs that take floats (``time.sleep``), as with Gymnasium's float64 batches, while a
+    ``np.float32`` scalar is refused there ("cannot be interpreted as an integer").
+    """
     if isinstance(views, np.ndarray):
         row = views[index]
-        return row.copy() if isinstance(row, np.ndarray) else row
+        if isinstance(row, np.ndarray):
+            return row.copy()
+        return np.float64(row) if isinstance(row, (np.float16, np.float32)) else row
     if isinstance(views, dict):
         return {key: _read(sub, index) for key, sub in views.items()}
     return tuple(_read(sub, index) for sub in views)

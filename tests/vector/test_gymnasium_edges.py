@@ -1,0 +1,249 @@
+"""Vector-env edges tried as Gymnasium 1.4 code would try them, side by side with Gymnasium.
+
+Custom (non-Gymnasium-type) spaces, a float32 scalar action handed to ``time.sleep``, an env's
+exception logged through the logger, and the action checks (kept on purpose, with
+``check_actions=False`` to follow Gymnasium).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import re
+import time
+from types import ModuleType
+from typing import Any
+
+import gymnasium
+import numpy as np
+import pytest
+
+import vecgym
+from vecgym import error
+from vecgym.vector._async.exits import REMOTE_ERROR_LOG_MSG, RemoteTraceback
+from vecgym.vector._async.options import CUSTOM_SPACE_SHARED_MSG
+
+LIBRARIES = {"gymnasium": gymnasium, "vecgym": vecgym}
+ACTIONS = ("action-1", "action-2", "action-3", "action-4")
+
+
+class _CustomSpaceBehaviour:
+    """Gymnasium's own minimal custom space (its test suite's), for either library."""
+
+    np_random: np.random.Generator
+
+    def sample(self, mask: Any = None, probability: Any = None) -> Any:
+        return self.np_random.integers(0, 10, ())
+
+    def contains(self, x: Any) -> bool:
+        return bool(0 <= x <= 10)  # raises TypeError for the str actions below
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _CustomSpaceBehaviour)
+
+    __hash__ = object.__hash__
+
+
+class GymnasiumCustomSpace(_CustomSpaceBehaviour, gymnasium.Space):  # type: ignore[misc]
+    pass
+
+
+class VecgymCustomSpace(_CustomSpaceBehaviour, vecgym.Space):  # type: ignore[misc]
+    pass
+
+
+class _CustomSpaceEnvBehaviour:
+    space_type: type
+
+    def __init__(self) -> None:
+        self.observation_space = self.space_type()
+        self.action_space = self.space_type()
+
+    def reset(self, *, seed: Any = None, options: Any = None) -> Any:
+        super().reset(seed=seed)  # type: ignore[misc]
+        return "reset", {}
+
+    def step(self, action: Any) -> Any:
+        return f"step({action:s})", 0.0, False, False, {}
+
+
+class GymnasiumCustomSpaceEnv(_CustomSpaceEnvBehaviour, gymnasium.Env):  # type: ignore[misc]
+    space_type = GymnasiumCustomSpace
+
+
+class VecgymCustomSpaceEnv(_CustomSpaceEnvBehaviour, vecgym.Env):  # type: ignore[misc]
+    space_type = VecgymCustomSpace
+
+
+class _EchoEnvBehaviour:
+    """Rewards the action it is given, whatever it is; counts its steps."""
+
+    spaces: ModuleType
+
+    def __init__(self) -> None:
+        self.observation_space = self.spaces.Box(0, 1, shape=(1,), dtype=np.float32)
+        self.action_space = self.spaces.Discrete(2)
+        self.steps = 0
+
+    def reset(self, *, seed: Any = None, options: Any = None) -> Any:
+        return np.zeros(1, dtype=np.float32), {}
+
+    def step(self, action: Any) -> Any:
+        self.steps += 1
+        return np.zeros(1, dtype=np.float32), float(action), False, False, {}
+
+
+class GymnasiumEchoEnv(_EchoEnvBehaviour, gymnasium.Env):  # type: ignore[misc]
+    spaces = gymnasium.spaces
+
+
+class VecgymEchoEnv(_EchoEnvBehaviour, vecgym.Env):  # type: ignore[misc]
+    spaces = vecgym.spaces
+
+
+CUSTOM_SPACE_ENVS = {gymnasium: GymnasiumCustomSpaceEnv, vecgym: VecgymCustomSpaceEnv}
+
+
+class _SleepEnvBehaviour:
+    """Gymnasium's step-timeout test env: ``step`` sleeps for the action (a float32 scalar)."""
+
+    spaces: ModuleType
+
+    def __init__(self) -> None:
+        self.observation_space = self.spaces.Box(0, 1, shape=(1,), dtype=np.float32)
+        self.action_space = self.spaces.Box(0.0, 1.0, shape=(), dtype=np.float32)
+
+    def reset(self, *, seed: Any = None, options: Any = None) -> Any:
+        return np.zeros(1, dtype=np.float32), {}
+
+    def step(self, action: Any) -> Any:
+        time.sleep(action)  # refuses a np.float32 scalar: not a float, not an index
+        return np.zeros(1, dtype=np.float32), 0.0, False, False, {}
+
+
+class GymnasiumSleepEnv(_SleepEnvBehaviour, gymnasium.Env):  # type: ignore[misc]
+    spaces = gymnasium.spaces
+
+
+class VecgymSleepEnv(_SleepEnvBehaviour, vecgym.Env):  # type: ignore[misc]
+    spaces = vecgym.spaces
+
+
+SLEEP_ENVS = {gymnasium: GymnasiumSleepEnv, vecgym: VecgymSleepEnv}
+
+
+def _raising_env(lib: ModuleType) -> Any:
+    env = lib.make("CartPole-v1")
+
+    class Raising(lib.Wrapper):  # type: ignore[name-defined,misc]
+        def step(self, action: Any) -> Any:
+            raise ValueError("boom from the env")
+
+    return Raising(env)
+
+
+def _vector(lib: ModuleType, kind: str, fns: list[Any], **kwargs: Any) -> Any:
+    if kind == "sync":
+        return lib.vector.SyncVectorEnv(fns, **kwargs)
+    return lib.vector.AsyncVectorEnv(fns, context="fork", **kwargs)
+
+
+# --- custom spaces --------------------------------------------------------------------------------
+@pytest.mark.parametrize("kind", ["sync", "async"])
+def test_custom_spaces_reset_and_step_as_in_gymnasium(kind: str) -> None:
+    """Custom spaces' ``contains`` is user code: vecgym does not run it on actions either."""
+    results = {}
+    for name, lib in LIBRARIES.items():
+        kwargs = {} if kind == "sync" else {"shared_memory": False}
+        envs = _vector(lib, kind, [CUSTOM_SPACE_ENVS[lib]] * 4, **kwargs)
+        try:
+            obs, _ = envs.reset(seed=0)
+            step_obs, rewards, *_ = envs.step(ACTIONS)
+            results[name] = (obs, step_obs, rewards.tolist())
+        finally:
+            envs.close()
+    assert results["vecgym"] == results["gymnasium"]
+    assert results["vecgym"][1] == tuple(f"step({a})" for a in ACTIONS)
+
+
+def test_custom_space_with_shared_memory_is_refused_at_construction() -> None:
+    with pytest.raises(ValueError):
+        gymnasium.vector.AsyncVectorEnv([GymnasiumCustomSpaceEnv] * 2, shared_memory=True)
+    expected = re.escape(CUSTOM_SPACE_SHARED_MSG.format("VecgymCustomSpace"))
+    with pytest.raises(ValueError, match=expected):
+        vecgym.vector.AsyncVectorEnv([VecgymCustomSpaceEnv] * 2, shared_memory=True)
+
+
+# --- a float32 scalar action in the worker --------------------------------------------------------
+@pytest.mark.parametrize("lib_name", list(LIBRARIES))
+def test_a_float32_scalar_action_can_be_slept_on(lib_name: str) -> None:
+    lib = LIBRARIES[lib_name]
+    envs = _vector(lib, "async", [SLEEP_ENVS[lib]] * 4)
+    try:
+        envs.reset(seed=0)
+        _, rewards, *_ = envs.step(np.array([0.001, 0.001, 0.002, 0.001]))
+        assert rewards.tolist() == [0.0] * 4
+        envs.step_async(np.array([0.0, 0.0, 0.9, 0.0]))
+        expected = error.WaitTimeout if lib is vecgym else multiprocessing.TimeoutError
+        with pytest.raises(expected):
+            envs.step_wait(timeout=0.0)
+    finally:
+        envs.close(terminate=True)
+
+
+# --- an env's exception ---------------------------------------------------------------------------
+@pytest.mark.parametrize("lib_name", list(LIBRARIES))
+def test_an_env_exception_is_logged_and_reraised(lib_name: str) -> None:
+    lib = LIBRARIES[lib_name]
+    envs = _vector(lib, "async", [lambda: _raising_env(lib)] * 2)
+    try:
+        envs.reset(seed=0)
+        with (
+            pytest.warns(UserWarning, match="ERROR") as logged,
+            pytest.raises(ValueError, match="boom") as info,
+        ):
+            envs.step(np.array([0, 1]))
+    finally:
+        envs.close(terminate=True)
+    messages = [str(w.message) for w in logged]
+    assert any("ERROR" in m and "boom from the env" in m for m in messages)
+    if lib is vecgym:
+        assert isinstance(info.value.__cause__, RemoteTraceback)
+        head = REMOTE_ERROR_LOG_MSG.split("{traceback}")[0].format(
+            env=0, worker=0, type_name="builtins.ValueError"
+        )
+        assert any(head in m for m in messages)
+
+
+# --- action checks: kept on purpose, check_actions=False follows Gymnasium ------------------------
+@pytest.mark.parametrize("kind", ["sync", "async"])
+@pytest.mark.parametrize("action", [0, np.int64(1)])
+def test_a_scalar_action_for_a_one_env_batch_is_a_type_error(kind: str, action: Any) -> None:
+    for lib in LIBRARIES.values():
+        envs = _vector(lib, kind, [lambda lib=lib: lib.make("CartPole-v1")])
+        try:
+            envs.reset(seed=0)
+            with pytest.raises(TypeError):
+                envs.step(action)
+        finally:
+            envs.close()
+
+
+@pytest.mark.parametrize("kind", ["sync", "async"])
+def test_out_of_space_actions_are_refused_unless_checks_are_off(kind: str) -> None:
+    """Gymnasium hands any action to the env; vecgym refuses one outside the action space before
+    anything is stepped, and ``check_actions=False`` hands it over as Gymnasium does."""
+    bad, good = np.array([0, 5]), np.array([1, 0])
+    reference = _vector(gymnasium, kind, [GymnasiumEchoEnv] * 2)
+    checked = _vector(vecgym, kind, [VecgymEchoEnv] * 2)
+    unchecked = _vector(vecgym, kind, [VecgymEchoEnv] * 2, check_actions=False)
+    try:
+        for envs in (reference, checked, unchecked):
+            envs.reset(seed=0)
+        assert unchecked.step(bad)[1].tolist() == reference.step(bad)[1].tolist() == [0.0, 5.0]
+        with pytest.raises(error.InvalidAction):
+            checked.step(bad)
+        assert checked.step(good)[1].tolist() == [1.0, 0.0]
+        assert [env_steps for env_steps in checked.get_attr("steps")] == [1, 1]
+    finally:
+        for envs in (reference, checked, unchecked):
+            envs.close()
