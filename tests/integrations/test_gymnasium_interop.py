@@ -127,6 +127,17 @@ def test_converted_env_pickles() -> None:
     env.close()
 
 
+def test_attributes_of_the_vecgym_env_are_set_on_it() -> None:
+    env = to_gymnasium(vecgym.make("CartPole-v1"))
+    env.gravity = 1.5  # what SB3's DummyVecEnv.set_attr does
+    assert env.vecgym_env.unwrapped.gravity == 1.5
+    assert "gravity" not in vars(env)
+    env.new_attribute = 3  # unknown to the vecgym env: the adapter's own
+    assert vars(env)["new_attribute"] == 3
+    assert not env.vecgym_env.has_wrapper_attr("new_attribute")
+    env.close()
+
+
 def test_missing_attribute_is_an_attribute_error() -> None:
     env = to_gymnasium(vecgym.make("CartPole-v1"))
     with pytest.raises(AttributeError, match="no_such_attribute"):
@@ -291,3 +302,16 @@ def test_missing_gymnasium_raises_dependency_not_installed() -> None:
     assert out.stdout.strip() == "raised"
     assert "gymnasium" in gymnasium_interop.GYMNASIUM_EXTRA_MSG
     assert issubclass(error.DependencyNotInstalled, error.Error)
+
+
+def test_importing_the_integrations_imports_no_other_library() -> None:
+    code = (
+        "import sys\nimport vecgym.interop, vecgym.integrations.sb3\n"
+        "import vecgym.integrations.torchrl, vecgym.integrations.rllib\n"
+        "libs = ('gymnasium', 'stable_baselines3', 'torch', 'torchrl', 'ray')\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in libs))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert out.stdout.strip() == "[]"

@@ -44,6 +44,8 @@ NO_COUNTERPART_MSG = (
 NOT_VECGYM_ENV_MSG = "VecgymEnv expected a vecgym `Env`, got {type}"
 NOT_VECGYM_VECTOR_ENV_MSG = "VecgymVectorEnv expected a vecgym `VectorEnv`, got {type}"
 NO_ATTR_MSG = "{adapter} has no attribute {name!r}"
+# The single-env adapter's own attributes: other public ones are the vecgym env's.
+_OWN_ATTRS = frozenset({"vecgym_env", "observation_space", "action_space", "metadata", "spec"})
 
 
 # --- spaces ---------------------------------------------------------------------------------------
@@ -278,7 +280,8 @@ class VecgymEnv(gymnasium.Env[Any, Any]):
     :func:`as_gymnasium_space`; :attr:`spec` is a Gymnasium copy of the vecgym spec;
     :attr:`metadata`, :attr:`render_mode`, :attr:`np_random` and :attr:`np_random_seed` are read
     through. The adapter is the raw environment as Gymnasium sees it (``unwrapped`` is the adapter):
-    any other public attribute is read from the vecgym env (through its wrappers).
+    any other public attribute is read from the vecgym env (through its wrappers), and assigning
+    one that the vecgym env has sets it there.
 
     Args:
         env: a vecgym environment.
@@ -366,6 +369,22 @@ class VecgymEnv(gymnasium.Env[Any, Any]):
         if name.startswith("_") or inner is None:
             raise AttributeError(NO_ATTR_MSG.format(adapter="VecgymEnv", name=name))
         return inner.get_wrapper_attr(name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        # A public attribute that the vecgym env has (and the adapter does not) is set there, so
+        # ``setattr(adapter, "gravity", ...)`` (SB3's ``set_attr`` does this) reaches the env.
+        inner = self.__dict__.get("vecgym_env")
+        if (
+            inner is not None
+            and not name.startswith("_")
+            and name not in _OWN_ATTRS
+            and name not in self.__dict__
+            and not hasattr(type(self), name)
+            and inner.has_wrapper_attr(name)
+        ):
+            inner.set_wrapper_attr(name, value)
+            return
+        object.__setattr__(self, name, value)
 
     def __str__(self) -> str:
         """``<VecgymEnv<...the vecgym env...>>``."""
