@@ -246,6 +246,35 @@ def test_rollout_matches_sync(cluster: Any, mode: AutoresetMode) -> None:
         theirs.close()
 
 
+def test_pipelined_rollouts_continue_each_other(cluster: Any) -> None:
+    fns = [counting(3 + i % 4, truncate_at=5) for i in range(4)]
+    # two vector envs at once: each host reserves half of its node's CPU
+    ours = RayVectorEnv(fns, cpus_per_host=0.5, start_timeout=WAIT_S)
+    try:
+        reference = RayVectorEnv(fns, cpus_per_host=0.5, start_timeout=WAIT_S)
+    except BaseException:
+        ours.close()
+        raise
+    try:
+        ours.reset(seed=2)
+        reference.reset(seed=2)
+        ours.rollout_async(policy, 3)
+        ours.rollout_async(policy, 3)
+        with pytest.raises(error.AlreadyPendingCallError):
+            ours.step(np.zeros(4, dtype=np.int64))
+        first, second = ours.rollout_wait(WAIT_S), ours.rollout_wait(WAIT_S)
+        whole = reference.rollout(policy, 6)
+        for name in ("observations", "actions", "rewards", "terminations", "truncations"):
+            joined = np.concatenate([getattr(first, name), getattr(second, name)])
+            np.testing.assert_array_equal(joined, getattr(whole, name), err_msg=name)
+        np.testing.assert_array_equal(second.next_observations, whole.next_observations)
+        with pytest.raises(error.NoAsyncCallError):
+            ours.rollout_wait(WAIT_S)
+    finally:
+        ours.close()
+        reference.close()
+
+
 def test_rollout_refuses_disabled_mode(cluster: Any) -> None:
     envs = RayVectorEnv([counting(3)] * 2, autoreset_mode="Disabled", start_timeout=WAIT_S)
     try:
