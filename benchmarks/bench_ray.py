@@ -135,12 +135,15 @@ def run_send_recv(envs: RayVectorEnv, seconds: float, rng: np.random.Generator) 
     return steps / elapsed
 
 
-def run_rollout(envs: RayVectorEnv, seconds: float, num_steps: int, depth: int = 1) -> float:
-    """Steps/s of rollouts of ``num_steps``; ``depth`` rollouts are kept in flight (the next one
-    is sent before the oldest is collected, so the hosts never wait for the driver)."""
+def run_rollout(
+    envs: RayVectorEnv, seconds: float, num_steps: int, depth: int = 1
+) -> tuple[float, float]:
+    """``(steps/s, busy)`` of rollouts of ``num_steps``; ``depth`` rollouts are kept in flight
+    (the next one is sent before the oldest is collected, so the hosts never wait for the
+    driver). ``busy``: the hosts' time inside their rollout loops over ``hosts x wall time``."""
     policy = RandomPolicy()
     envs.rollout(policy, num_steps)  # warm-up
-    steps, start = 0, time.perf_counter()
+    steps, busy, start = 0, 0.0, time.perf_counter()
     pending = np.zeros(envs.num_envs, dtype=np.bool_)
     for _ in range(depth):
         envs.rollout_async(policy, num_steps)
@@ -151,13 +154,14 @@ def run_rollout(envs: RayVectorEnv, seconds: float, num_steps: int, depth: int =
         previous = np.vstack([pending[None], ended[:-1]])
         steps += int((~previous).sum())
         pending = ended[-1]
+        busy += float(batch.host_seconds.sum())
         if time.perf_counter() - start >= seconds:
             break
         envs.rollout_async(policy, num_steps)
     elapsed = time.perf_counter() - start
     for _ in range(depth - 1):
         envs.rollout_wait(120)
-    return steps / elapsed
+    return steps / elapsed, busy / (len(envs.hosts) * elapsed)
 
 
 def bare_round_trip(ray: Any, hosts: int, seconds: float) -> float:
@@ -265,13 +269,14 @@ def main() -> None:
                         envs.reset(seed=0)
                         rng = np.random.default_rng(0)
                         results = {"step": run_steps(envs, seconds, rng)}
+                        busy: dict[str, float] = {}
                         if hosts > 1:
                             envs.batch_size = m
                             results["send/recv"] = run_send_recv(envs, seconds, rng)
                             envs.batch_size = n
                         for steps in (32, 128):
-                            results[f"rollout{steps}"] = run_rollout(envs, seconds, steps)
-                            results[f"rollout{steps}x2"] = run_rollout(envs, seconds, steps, 2)
+                            for depth, name in ((1, f"rollout{steps}"), (2, f"rollout{steps}x2")):
+                                results[name], busy[name] = run_rollout(envs, seconds, steps, depth)
                     finally:
                         envs.close()
                     load = os.getloadavg()[0]
@@ -284,13 +289,18 @@ def main() -> None:
                             "steps_per_s": rate,
                             "local_async": base,
                             "ceiling": ceiling,
+                            "single_env": single,
+                            "host_busy": busy.get(mode),
                             "load1": load,
                         }
                         rows.append(row)
                         print(
                             f"{env_name:9s} hosts={hosts} envs/host={m:3d} {mode:10s} "
                             f"{rate:9.0f}/s  local async {base:9.0f}/s ({rate / base:5.2f}x)  "
-                            f"ceiling {ceiling:9.0f}/s ({rate / ceiling:6.1%})  load {load:.1f}",
+                            f"ceiling {ceiling:9.0f}/s ({rate / ceiling:6.1%}; "
+                            f"{rate / (hosts * single):6.1%} of hosts x one env in a loop now)  "
+                            + (f"hosts busy {busy[mode]:6.1%}  " if mode in busy else "")
+                            + f"load {load:.1f}",
                             flush=True,
                         )
     finally:

@@ -188,6 +188,8 @@ class Rollout:
         next_observations: the observations after the last step, ``(n, ...)``.
         restarted: ``(n,)`` bool: envs whose host was restarted during this rollout (their rows
             are a rollout of fresh envs, started from their reset observation).
+        host_seconds: ``(hosts,)``: how long each host spent running the rollout (policy and env
+            steps), to compare with the call's wall time (the rest is Ray and the driver).
     """
 
     observations: Any
@@ -199,6 +201,7 @@ class Rollout:
     extras: Any
     next_observations: Any
     restarted: npt.NDArray[np.bool_] = field(default_factory=lambda: np.zeros(0, dtype=np.bool_))
+    host_seconds: npt.NDArray[np.float64] = field(default_factory=lambda: np.zeros(0))
 
 
 @dataclass
@@ -777,6 +780,7 @@ class RayVectorEnv(VectorEnv[Any, Any, np.ndarray]):
             extras=extras,
             next_observations=self._observations_out(),
             restarted=restarted,
+            host_seconds=np.array([results[k]["seconds"] for k in sorted(results)]),
         )
 
     # --- EnvPool-style asynchronous batches ------------------------------------------------------
