@@ -11,10 +11,12 @@ actor process behind.
 
 from __future__ import annotations
 
+import importlib
 import os
 import re
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -30,7 +32,7 @@ from vecgym.spaces import Box, Dict
 from vecgym.vector import RayVectorEnv, SyncVectorEnv
 from vecgym.vector.async_vector_env import RemoteTraceback, restart_seed
 from vecgym.vector.autoreset import AutoresetEnv
-from vecgym.vector.ray_vector_env import RAY_MISSING_MSG, ROLLOUT_DISABLED_MSG
+from vecgym.vector.ray_vector_env import RAY_MISSING_MSG, ROLLOUT_DISABLED_MSG, Rollout
 from vecgym.vector.vector_env import AutoresetMode
 
 try:
@@ -246,6 +248,35 @@ def test_rollout_matches_sync(cluster: Any, mode: AutoresetMode) -> None:
         theirs.close()
 
 
+def test_pipelined_rollouts_continue_each_other(cluster: Any) -> None:
+    fns = [counting(3 + i % 4, truncate_at=5) for i in range(4)]
+    # two vector envs at once: each host reserves half of its node's CPU
+    ours = RayVectorEnv(fns, cpus_per_host=0.5, start_timeout=WAIT_S)
+    try:
+        reference = RayVectorEnv(fns, cpus_per_host=0.5, start_timeout=WAIT_S)
+    except BaseException:
+        ours.close()
+        raise
+    try:
+        ours.reset(seed=2)
+        reference.reset(seed=2)
+        ours.rollout_async(policy, 3)
+        ours.rollout_async(policy, 3)
+        with pytest.raises(error.AlreadyPendingCallError):
+            ours.step(np.zeros(4, dtype=np.int64))
+        first, second = ours.rollout_wait(WAIT_S), ours.rollout_wait(WAIT_S)
+        whole = reference.rollout(policy, 6)
+        for name in ("observations", "actions", "rewards", "terminations", "truncations"):
+            joined = np.concatenate([getattr(first, name), getattr(second, name)])
+            np.testing.assert_array_equal(joined, getattr(whole, name), err_msg=name)
+        np.testing.assert_array_equal(second.next_observations, whole.next_observations)
+        with pytest.raises(error.NoAsyncCallError):
+            ours.rollout_wait(WAIT_S)
+    finally:
+        ours.close()
+        reference.close()
+
+
 def test_rollout_refuses_disabled_mode(cluster: Any) -> None:
     envs = RayVectorEnv([counting(3)] * 2, autoreset_mode="Disabled", start_timeout=WAIT_S)
     try:
@@ -387,6 +418,35 @@ def test_restart_resets_the_lost_host_only(cluster: Any, mode: AutoresetMode) ->
         envs.close()
 
 
+def test_restart_replaces_a_host_past_the_step_timeout(cluster: Any) -> None:
+    fns = [lambda: SlowEnv(), lambda: SlowEnv(step_delay=120.0, slow_after=1)]
+    envs = RayVectorEnv(fns, on_worker_failure="restart", step_timeout=2.0, start_timeout=WAIT_S)
+    try:
+        envs.reset(seed=0)
+        envs.step(np.zeros(2, dtype=np.int64))
+        obs, _, _, truncated, infos = envs.step(np.zeros(2, dtype=np.int64))  # host 1 hangs
+        assert envs.restart_count == 1
+        assert obs.ravel().tolist() == [2.0, 0.0]
+        assert truncated.tolist() == [False, True]
+        assert infos["worker_restarted"].tolist() == [False, True]
+    finally:
+        envs.close()
+
+
+def test_restart_during_reset_uses_the_requested_seeds(cluster: Any) -> None:
+    fns = [lambda: DyingEnv(), lambda: DyingEnv(die_on_reset=False)]
+    envs = RayVectorEnv(fns, on_worker_failure="restart", start_timeout=WAIT_S)
+    try:
+        envs.reset(seed=0)
+        envs.set_attr("die_on_reset", True, indices=[1])
+        _, infos = envs.reset(seed=5)
+        assert infos["worker_restarted"].tolist() == [False, True]
+        assert envs.get_attr("np_random_seed") == (5, 6)
+        assert envs.restart_count == 1
+    finally:
+        envs.close()
+
+
 def test_restart_in_recv_refreshes_observations(cluster: Any) -> None:
     fns = [lambda: DyingEnv(), lambda: DyingEnv(die_at=2, how="exit")]
     envs = RayVectorEnv(fns, on_worker_failure="restart", start_timeout=WAIT_S)
@@ -456,3 +516,46 @@ def test_missing_ray_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(error.DependencyNotInstalled, match="vecgym\\[ray\\]"):
         RayVectorEnv([counting(5)])
     assert "vecgym[ray]" in RAY_MISSING_MSG
+
+
+# --- the example ----------------------------------------------------------------------------------
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+@pytest.fixture
+def ray_a2c() -> Iterator[Any]:
+    sys.path.insert(0, str(EXAMPLES))
+    try:
+        yield importlib.import_module("ray_a2c")
+    finally:
+        sys.path.remove(str(EXAMPLES))
+
+
+def test_ray_a2c_example_smoke_run(
+    cluster: Any, ray_a2c: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["--total-steps", "512", "--num-envs", "4", "--target", "0", "--log-every", "256"]
+    assert ray_a2c.main(argv) == 0
+    out = capsys.readouterr().out
+    assert "4 envs on 2 host(s)" in out
+    assert "done: 512 env steps" in out
+
+
+def test_ray_a2c_marks_next_step_reset_rows(ray_a2c: Any) -> None:
+    rng = np.random.default_rng(0)
+    agent = ray_a2c.ActorCritic(4, 2, rng)
+    terminated = np.array([[False, False], [True, False], [False, False]])
+    truncated = np.array([[False, False], [False, False], [False, True]])
+    batch = Rollout(
+        observations=np.zeros((3, 2, 4)),
+        actions=np.zeros((3, 2), dtype=np.int64),
+        rewards=np.ones((3, 2)),
+        terminations=terminated,
+        truncations=truncated,
+        infos=[{}, {}, {}],
+        extras={"logp": np.zeros((3, 2)), "value": np.zeros((3, 2))},
+        next_observations=np.zeros((2, 4)),
+    )
+    rollout = ray_a2c.to_rollout(batch, np.array([False, True]), agent)
+    assert rollout.reset_step.tolist() == [[False, True], [False, False], [True, False]]
+    assert rollout.last_values.shape == (2,)

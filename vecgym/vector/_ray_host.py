@@ -18,6 +18,7 @@ import contextlib
 import multiprocessing
 import os
 import pickle
+import time
 import traceback
 import uuid
 from collections.abc import Callable, Sequence
@@ -395,6 +396,7 @@ class VectorHost:
         """
 
         def run() -> dict[str, Any]:
+            start = time.perf_counter()
             obs_buf = stack_trees(self.obs, num_steps)
             rewards = np.empty((num_steps, self.count), dtype=np.float64)
             terminated = np.empty((num_steps, self.count), dtype=np.bool_)
@@ -426,6 +428,7 @@ class VectorHost:
                 "extras": extras_buf,
                 "next_observations": self.obs,
                 "instance": self.instance,
+                "seconds": time.perf_counter() - start,
             }
 
         return self._run(run)

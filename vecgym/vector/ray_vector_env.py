@@ -31,6 +31,7 @@ a single local node bound to 127.0.0.1 without the dashboard.
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import os
 import pickle
@@ -187,6 +188,8 @@ class Rollout:
         next_observations: the observations after the last step, ``(n, ...)``.
         restarted: ``(n,)`` bool: envs whose host was restarted during this rollout (their rows
             are a rollout of fresh envs, started from their reset observation).
+        host_seconds: ``(hosts,)``: how long each host spent running the rollout (policy and env
+            steps), to compare with the call's wall time (the rest is Ray and the driver).
     """
 
     observations: Any
@@ -198,6 +201,7 @@ class Rollout:
     extras: Any
     next_observations: Any
     restarted: npt.NDArray[np.bool_] = field(default_factory=lambda: np.zeros(0, dtype=np.bool_))
+    host_seconds: npt.NDArray[np.float64] = field(default_factory=lambda: np.zeros(0))
 
 
 @dataclass
@@ -279,6 +283,9 @@ class RayVectorEnv(VectorEnv[Any, Any, np.ndarray]):
         self._owns_ray = False
         self._broken: BaseException | None = None
         self._pending: tuple[str, list[Any]] | None = None
+        self._rollouts: collections.deque[tuple[Any, int, list[Any], list[int]]] = (
+            collections.deque()
+        )
         if (
             not isinstance(env_fns, Sequence)
             or len(env_fns) == 0
@@ -646,8 +653,19 @@ class RayVectorEnv(VectorEnv[Any, Any, np.ndarray]):
             ValueError: a bad ``num_steps`` or the ``DISABLED`` autoreset mode.
             ResetNeeded: some env was never reset.
         """
+        self.rollout_async(policy, num_steps)
+        return self.rollout_wait(timeout)
+
+    def rollout_async(self, policy: Callable[[Any], Any], num_steps: int) -> None:
+        """Start a :meth:`rollout`; collect it with :meth:`rollout_wait`.
+
+        Several rollouts may be in flight (each host queues them and starts the next as soon as
+        it finishes one, with no round trip in between); :meth:`rollout_wait` returns them in
+        order. Other calls wait until every rollout in flight was collected.
+        """
         self._assert_is_running()
-        self._assert_idle("rollout")
+        if self._pending is None or self._pending[0] != "rollout":
+            self._assert_idle("rollout_async")
         if isinstance(num_steps, bool) or not isinstance(num_steps, (int, np.integer)):
             raise ValueError(NUM_STEPS_MSG.format(num_steps))
         if num_steps < 1:
@@ -658,30 +676,65 @@ class RayVectorEnv(VectorEnv[Any, Any, np.ndarray]):
         self._discard_pool()
         policy_ref = self._ray.put(policy)
         calls = [host.actor.rollout.remote(policy_ref, int(num_steps)) for host in self.hosts]
-        results = self._gather(calls, "rollout", self.step_timeout if timeout is None else timeout)
-        restarted = np.zeros(self.num_envs, dtype=np.bool_)
-        for k, payload in list(results.items()):
-            if payload is None:
-                host = self.hosts[k]
-                self._restart(k, self._restart_seeds(k), pending=False)
-                restarted[host.start : host.stop] = True
-                again = self._gather(
-                    {k: host.actor.rollout.remote(policy_ref, int(num_steps))}, "rollout", timeout
-                )
-                if again[k] is None:
-                    raise error.WorkerDied(
-                        RESTART_FAILED_MSG.format(
-                            host=k,
-                            node=host.node,
-                            envs=host.envs,
-                            timeout=RESTART_TIMEOUT_S,
-                            how="it died again",
-                        ),
-                        worker=k,
-                        env_indices=tuple(host.envs),
-                    )
-                results[k] = again[k]
-        return self._assemble(results, int(num_steps), restarted)
+        restarts = [host.restarts for host in self.hosts]
+        self._rollouts.append((policy_ref, int(num_steps), calls, restarts))
+        self._pending = ("rollout", [])
+
+    def rollout_wait(self, timeout: float | None = None) -> Rollout:
+        """The oldest rollout in flight (see :meth:`rollout`).
+
+        Raises:
+            NoAsyncCallError: no rollout in flight.
+            WaitTimeout: the timeout (default :attr:`step_timeout`) elapsed; every rollout in
+                flight is discarded.
+        """
+        self._assert_is_running()
+        if not self._rollouts:
+            raise error.NoAsyncCallError(
+                NO_ASYNC_MSG.format(method="rollout_wait", partner="rollout_async"), "rollout"
+            )
+        policy_ref, num_steps, calls, restarts = self._rollouts.popleft()
+        if not self._rollouts:
+            self._pending = None
+        if timeout is None:
+            timeout = self.step_timeout
+        try:
+            results = self._gather(calls, "rollout", timeout)
+            restarted = np.zeros(self.num_envs, dtype=np.bool_)
+            for k, payload in list(results.items()):
+                if payload is None:
+                    results[k] = self._rerun_rollout(k, policy_ref, num_steps, restarts[k], timeout)
+                    restarted[self.hosts[k].start : self.hosts[k].stop] = True
+        except BaseException:
+            self._rollouts.clear()
+            self._pending = None
+            raise
+        return self._assemble(results, num_steps, restarted)
+
+    def _rerun_rollout(
+        self, k: int, policy_ref: Any, num_steps: int, restarts: int, timeout: float | None
+    ) -> Any:
+        """Restart host ``k`` (unless it was restarted since the rollout was sent) and run the
+        rollout again on its fresh envs."""
+        host = self.hosts[k]
+        if host.restarts == restarts:
+            self._restart(k, self._restart_seeds(k), pending=False)
+        again = self._gather(
+            {k: host.actor.rollout.remote(policy_ref, num_steps)}, "rollout", timeout
+        )
+        if again[k] is None:
+            raise error.WorkerDied(
+                RESTART_FAILED_MSG.format(
+                    host=k,
+                    node=host.node,
+                    envs=host.envs,
+                    timeout=RESTART_TIMEOUT_S,
+                    how="it died again",
+                ),
+                worker=k,
+                env_indices=tuple(host.envs),
+            )
+        return again[k]
 
     def _assemble(
         self, results: dict[int, Any], num_steps: int, restarted: npt.NDArray[np.bool_]
@@ -727,6 +780,7 @@ class RayVectorEnv(VectorEnv[Any, Any, np.ndarray]):
             extras=extras,
             next_observations=self._observations_out(),
             restarted=restarted,
+            host_seconds=np.array([results[k]["seconds"] for k in sorted(results)]),
         )
 
     # --- EnvPool-style asynchronous batches ------------------------------------------------------
@@ -1195,6 +1249,7 @@ class RayVectorEnv(VectorEnv[Any, Any, np.ndarray]):
         if ray is None:
             return
         with contextlib.suppress(Exception):
+            self._rollouts.clear()
             if self._pending is not None:
                 pending, self._pending = self._pending[0], None
                 with contextlib.suppress(Exception):
