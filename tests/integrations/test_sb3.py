@@ -31,6 +31,7 @@ from stable_baselines3.common.vec_env import (  # noqa: E402
     VecNormalize,
 )
 
+from tests.support.gymnasium_envs import GymDictEnv  # noqa: E402
 from vecgym.integrations._sb3_vec_env import NO_SUB_ENVS_MSG  # noqa: E402
 from vecgym.integrations.sb3 import SB3VecEnv, make_sb3_vec_env, unbatch_infos  # noqa: E402
 
@@ -38,8 +39,10 @@ NUM_ENVS = 3
 STEPS = 120
 
 # Env functions building Gymnasium envs (what SB3's own VecEnvs need): truncations (a short
-# TimeLimit), terminations, non-empty step and reset infos (Taxi), tuple observations (Blackjack).
+# TimeLimit), terminations, non-empty step and reset infos (Taxi), tuple observations (Blackjack),
+# dict observations (GymDictEnv).
 ENV_FNS: dict[str, Callable[[], Any]] = {
+    "dict": lambda: GymDictEnv(length=4),
     "cartpole": lambda: gymnasium.make("CartPole-v1", max_episode_steps=15),
     "taxi": lambda: gymnasium.make("Taxi-v4", max_episode_steps=12),
     "blackjack": lambda: gymnasium.make("Blackjack-v1"),
