@@ -93,3 +93,13 @@ def test_done_words_are_read_through_the_protocol() -> None:
     assert not protocol.is_done(word, 40)
     assert protocol.unpack_done(word) == (41, True)
     assert [slot.name for slot in EnvSlot] == ["IDLE", "RUNNING", "READY"]
+
+
+def test_constants_that_moved_stay_importable_from_the_facade() -> None:
+    from vecgym.vector import async_vector_env
+    from vecgym.vector._async import pool, supervisor
+
+    assert async_vector_env.TIMEOUT_MSG is pool.TIMEOUT_MSG
+    assert async_vector_env.LATE_WAIT_S == supervisor.LATE_WAIT_S
+    with pytest.raises(AttributeError):
+        async_vector_env.NOT_A_NAME  # noqa: B018

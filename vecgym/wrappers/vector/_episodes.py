@@ -27,7 +27,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vecgym import logger
-from vecgym.vector._arguments import check_reset_mask
+from vecgym.vector.sync_vector_env import check_reset_mask
 from vecgym.vector.vector_env import AutoresetMode, VectorEnv
 
 __all__ = ["EpisodeTracker", "StepEpisodes", "autoreset_mode_of", "reset_mask_of"]
