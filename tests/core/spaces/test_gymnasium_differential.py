@@ -47,7 +47,7 @@ gs = gym.spaces
 SETTINGS = settings(
     derandomize=True,
     deadline=None,
-    max_examples=int(os.environ.get("VECGYM_DIFFERENTIAL_EXAMPLES", "150")),
+    max_examples=int(os.environ.get("VECGYM_DIFFERENTIAL_EXAMPLES", "100")),
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
     database=None,
 )
