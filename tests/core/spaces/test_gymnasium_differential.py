@@ -17,7 +17,8 @@ Gymnasium keeps numbers it was not given (a bound or count wrapped around by a c
 a count truncated), vecgym rejects them; a few inputs Gymnasium refuses by accident vecgym takes;
 ``contains`` answers ``False`` where Gymnasium raises.
 
-Every example is derandomised, so the suite is deterministic and takes a few seconds.
+Every example is derandomised, so the suite is deterministic and takes a few seconds; set
+``VECGYM_DIFFERENTIAL_EXAMPLES`` (default 100 per test) to search further.
 """
 
 from __future__ import annotations
