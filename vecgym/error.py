@@ -42,12 +42,14 @@ Differences from Gymnasium, on purpose: Gymnasium derives ``AlreadyPendingCallEr
 ``NoAsyncCallError``, ``ClosedEnvironmentError`` and ``CustomSpaceError`` from ``Exception`` rather
 than from its own ``Error``; here they all share the root, which only widens what ``except Error``
 catches. ``InvalidSeed``, ``InvalidSpace``, ``InvalidSpaceType``, ``OutOfDtypeRange``,
-``InvalidMask`` and ``InvalidMaskType`` are vecgym additions; they, ``InvalidBound`` and
-``InvalidProbability`` also derive from the built-in type Gymnasium raises for the same input
-(``ValueError``, ``TypeError``, ``OverflowError``), so code catching Gymnasium's error keeps
-working. Where Gymnasium checks a sampling mask with a bare ``assert``, vecgym raises
-``InvalidMask``/``InvalidProbability`` (``ValueError``s) instead. ``RenamedWrapper`` is an
-``AttributeError``, as Gymnasium raises for old wrapper names.
+``InvalidMask``, ``InvalidMaskType``, ``InvalidArgument`` and ``NoEnvironments`` are vecgym
+additions; they, ``InvalidBound`` and ``InvalidProbability`` also derive from the built-in
+type Gymnasium raises for the same input (``ValueError``, ``TypeError``, ``OverflowError``,
+``IndexError``), so code catching Gymnasium's error keeps working. Where Gymnasium checks a
+sampling mask with a bare ``assert``, vecgym raises ``InvalidMask``/``InvalidProbability``
+(``ValueError``s) instead. ``RenamedWrapper`` is an
+``AttributeError``, as Gymnasium raises for old wrapper names. ``docs/errors.md`` lists the
+exception for each user error beside Gymnasium's.
 """
 
 from __future__ import annotations

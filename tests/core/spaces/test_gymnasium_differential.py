@@ -17,7 +17,8 @@ Gymnasium keeps numbers it was not given (a bound or count wrapped around by a c
 a count truncated), vecgym rejects them; a few inputs Gymnasium refuses by accident vecgym takes;
 ``contains`` answers ``False`` where Gymnasium raises.
 
-Every example is derandomised, so the suite is deterministic and takes a few seconds.
+Every example is derandomised, so the suite is deterministic and takes a few seconds; set
+``VECGYM_DIFFERENTIAL_EXAMPLES`` (default 100 per test) to search further.
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ gs = gym.spaces
 SETTINGS = settings(
     derandomize=True,
     deadline=None,
-    max_examples=int(os.environ.get("VECGYM_DIFFERENTIAL_EXAMPLES", "150")),
+    max_examples=int(os.environ.get("VECGYM_DIFFERENTIAL_EXAMPLES", "100")),
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
     database=None,
 )
@@ -915,3 +916,35 @@ def test_contains_answers_false_where_gymnasium_raises() -> None:
     assert ours.contains(None) is False
     with pytest.raises(TypeError):
         theirs.contains(None)
+
+
+# --- seeding --------------------------------------------------------------------------------------
+seed_arguments = st.sampled_from(
+    [0, 7, 2**40, -1, 1.5, "7", np.int64(3), True, [1, 2], [1, 2, 3], (4, 5), {"k1": 1}, []]
+)
+
+
+@settings(SETTINGS, max_examples=max(SETTINGS.max_examples // 2, 1))
+@given(built=composite(), seed=seed_arguments)
+def test_seed_arguments(built: tuple[str, Callable[[Any], Any]], seed: Any) -> None:
+    """``space.seed(x)``: the same seeds returned and the same draws after, or the same error."""
+    name, build = built
+    ours, theirs = build(vs), build(gs)
+    mine = Outcome(lambda: ours.seed(twin(seed)))
+    their = Outcome(lambda: theirs.seed(twin(seed)))
+    what = f"{name}.seed({seed!r})"
+    if isinstance(seed, np.integer) and their.exc is not None:
+        assert mine.exc is None, what  # on purpose: a numpy integer is a seed
+        return
+    if isinstance(seed, bool) and their.exc is None:
+        assert isinstance(mine.exc, error.InvalidSeed), what  # on purpose: a bool is not
+        return
+    if their.exc is not None:
+        assert_same_rejection(mine, their, what)
+        return
+    assert mine.exc is None, f"{what}: Gymnasium {their} but vecgym {mine}"
+    assert_same_value(mine.value, their.value, what)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for i in range(3):
+            assert_same_value(ours.sample(), theirs.sample(), f"{what} then sample {i}")

@@ -120,8 +120,9 @@ def test_out_of_range_values_raise_what_numpy_raises_in_gymnasium(gym_spaces: An
     with pytest.raises(error.OutOfDtypeRange) as info:
         MultiDiscrete([3], start=[-1], dtype=np.uint8)
     assert isinstance(info.value, OverflowError)
-    with pytest.raises(OverflowError):
-        gym_spaces.MultiDiscrete([3], start=[-1], dtype=np.uint8)
+    if int(np.__version__.split(".")[0]) >= 2:  # numpy 1 only warns and wraps the number around
+        with pytest.raises(OverflowError):
+            gym_spaces.MultiDiscrete([3], start=[-1], dtype=np.uint8)
 
 
 def test_bool_counts_are_ones_as_in_gymnasium(gym_spaces: Any) -> None:
