@@ -296,6 +296,33 @@ def test_ctrl_c_writes_the_results_measured_so_far(tmp_path: Path) -> None:
     assert "CartPole-v1: env steps/s" in out  # the table of what was measured
 
 
+def test_ctrl_c_during_autotune_reports_the_fastest_layout_so_far(tmp_path: Path) -> None:
+    path = tmp_path / "tune.json"
+    argv = [
+        sys.executable, "-m", "vecgym", "autotune", "CartPole-v1", "--seconds", "1",
+        "--workers", "1", "--envs-per-worker", "1", "2", "4", "8", "--json", str(path),
+    ]  # fmt: skip
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    with subprocess.Popen(
+        argv, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    ) as proc:
+        try:
+            _wait_for(proc.stderr, "[3/", time.monotonic() + 120)  # two layouts are measured
+            proc.send_signal(signal.SIGINT)
+            out, err = proc.communicate(timeout=120)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+    assert proc.returncode == EXIT_INTERRUPTED
+    assert INTERRUPTED_MSG in err
+    assert "Traceback" not in err
+    report = json.loads(path.read_text())
+    assert report["interrupted"] is True
+    assert 2 <= len(report["results"]) < 8
+    assert report["best"] in report["results"]
+    assert report["code"] in out
+
+
 # --- extras ---------------------------------------------------------------------------------------
 def test_bench_and_compare_extras() -> None:
     tomllib = pytest.importorskip("tomllib")

@@ -156,7 +156,8 @@ def _split_env_id(
     if not rest:
         return
     no_id_yet = getattr(namespace, "env_id", None) is None
-    if taken > 0 and len(rest) == 1 and no_id_yet and getattr(namespace, _TRAILING_ID) is None:
+    no_id_yet = no_id_yet and getattr(namespace, _TRAILING_ID, None) is None
+    if taken > 0 and len(rest) == 1 and no_id_yet:
         # kept apart: argparse later sets the unfilled env_id positional to its default
         setattr(namespace, _TRAILING_ID, rest[0])
         return
