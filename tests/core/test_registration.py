@@ -12,9 +12,24 @@ from typing import Any
 
 import pytest
 
+from tests.support.messages import message_pattern
 from vecgym import error
 from vecgym.core import registration
 from vecgym.core.registration import (
+    BAD_ENTRY_POINT_MSG,
+    BAD_ENV_SPEC_JSON_MSG,
+    BAD_WRAPPER_SPEC_JSON_MSG,
+    DEPRECATED_VERSION_MSG,
+    MALFORMED_ID_MSG,
+    MODULE_IMPORT_FAILED_MSG,
+    NAMESPACE_NOT_FOUND_MSG,
+    NAMESPACE_OVERRIDDEN_MSG,
+    NO_ENTRY_POINT_MSG,
+    NOT_REGISTERED_MSG,
+    OUT_OF_DATE_MSG,
+    OVERRIDING_MSG,
+    UNVERSIONED_MSG,
+    VERSIONED_BESIDE_UNVERSIONED_MSG,
     EnvSpec,
     Registry,
     VectorizeMode,
@@ -28,6 +43,7 @@ from vecgym.core.registration import (
     registry,
     spec,
 )
+from vecgym.envs.registration import BAD_ID_TYPE_MSG
 
 ENTRY = "tests.support.registry_envs:ArgEnv"
 
@@ -84,7 +100,7 @@ def test_get_env_id_inverts_parse(
 
 @pytest.mark.parametrize("env_id", MALFORMED_IDS)
 def test_malformed_id_raises(env_id: str) -> None:
-    with pytest.raises(error.Error, match="Malformed environment ID"):
+    with pytest.raises(error.Error, match=message_pattern(MALFORMED_ID_MSG)):
         parse_env_id(env_id)
 
 
@@ -93,7 +109,7 @@ def test_parse_matches_gymnasium() -> None:
     for env_id, _ in ID_CASES:
         assert parse_env_id(env_id) == gym_registration.parse_env_id(env_id)
     for env_id in MALFORMED_IDS:
-        with pytest.raises(Exception, match="Malformed environment ID"):
+        with pytest.raises(Exception, match=message_pattern(MALFORMED_ID_MSG)):
             gym_registration.parse_env_id(env_id)
 
 
@@ -182,10 +198,10 @@ def test_to_json_rejects_callables() -> None:
 def test_from_json_bad_data() -> None:
     good = json.loads(_full_spec().to_json())
     bad_wrapper = dict(good, additional_wrappers=[{"name": "X"}])
-    with pytest.raises(ValueError, match="a WrapperSpec"):
+    with pytest.raises(ValueError, match=message_pattern(BAD_WRAPPER_SPEC_JSON_MSG)):
         EnvSpec.from_json(json.dumps(bad_wrapper))
     bad_spec = dict(good, unknown_field=1)
-    with pytest.raises(ValueError, match="an EnvSpec"):
+    with pytest.raises(ValueError, match=message_pattern(BAD_ENV_SPEC_JSON_MSG)):
         EnvSpec.from_json(json.dumps(bad_spec))
 
 
@@ -268,7 +284,7 @@ def test_register_stores_a_spec() -> None:
 
 
 def test_register_needs_an_entry_point() -> None:
-    with pytest.raises(ValueError, match="Either `entry_point` or `vector_entry_point`"):
+    with pytest.raises(ValueError, match=message_pattern(NO_ENTRY_POINT_MSG)):
         Registry().register("Maze-v0")
     reg = Registry()
     reg.register("Maze-v0", vector_entry_point="m:Vec")
@@ -276,13 +292,15 @@ def test_register_needs_an_entry_point() -> None:
 
 
 def test_register_malformed_id() -> None:
-    with pytest.raises(error.Error, match="Malformed environment ID"):
+    with pytest.raises(error.Error, match=message_pattern(MALFORMED_ID_MSG)):
         Registry().register("bad id", entry_point=ENTRY)
 
 
 def test_register_versioned_beside_unversioned() -> None:
     reg = _registry("Maze")
-    with pytest.raises(error.RegistrationError, match="Can't register the versioned environment"):
+    with pytest.raises(
+        error.RegistrationError, match=message_pattern(VERSIONED_BESIDE_UNVERSIONED_MSG)
+    ):
         reg.register("Maze-v0", entry_point=ENTRY)
     reg = _registry("Maze-v0", "Maze-v3")
     with pytest.raises(
@@ -295,7 +313,7 @@ def test_register_versioned_beside_unversioned() -> None:
 
 def test_register_override_warns() -> None:
     reg = _registry("Maze-v0")
-    with pytest.warns(UserWarning, match="Overriding environment Maze-v0 already in registry"):
+    with pytest.warns(UserWarning, match=message_pattern(OVERRIDING_MSG, env_id="Maze-v0")):
         reg.register("Maze-v0", entry_point=ENTRY, max_episode_steps=3)
     assert reg["Maze-v0"].max_episode_steps == 3
 
@@ -341,7 +359,7 @@ def test_namespace_kwarg_override_warns() -> None:
     reg = Registry()
     with (
         reg.namespace("demo"),
-        pytest.warns(UserWarning, match="Custom namespace `mine` is being overridden by"),
+        pytest.warns(UserWarning, match=message_pattern(NAMESPACE_OVERRIDDEN_MSG, custom="mine")),
     ):
         reg.register("Maze-v0", entry_point=ENTRY, kwargs={"namespace": "mine"})
     assert "demo/Maze-v0" in reg
@@ -369,7 +387,7 @@ def test_find_spec_exact() -> None:
 
 def test_find_spec_unversioned_uses_latest() -> None:
     reg = _registry("Maze-v0", "Maze-v2")
-    with pytest.warns(UserWarning, match="Using the latest versioned environment `Maze-v2`"):
+    with pytest.warns(UserWarning, match=message_pattern(UNVERSIONED_MSG, latest_id="Maze-v2")):
         assert reg.find_spec("Maze") is reg["Maze-v2"]
 
 
@@ -382,10 +400,12 @@ def test_find_spec_old_version_warns_deprecation() -> None:
 def test_find_spec_unregistered_old_version_is_deprecated() -> None:
     reg = _registry("Maze-v0", "Maze-v2")
     with (
-        pytest.warns(DeprecationWarning, match="out of date"),
+        pytest.warns(DeprecationWarning, match=message_pattern(OUT_OF_DATE_MSG)),
         pytest.raises(
             error.DeprecatedEnv,
-            match=re.escape("v1 for `Maze` is deprecated. Please use `Maze-v2` instead"),
+            match=message_pattern(
+                DEPRECATED_VERSION_MSG, version="1", env_id="Maze", latest_id="Maze-v2"
+            ),
         ),
     ):
         reg.find_spec("Maze-v1")
@@ -423,7 +443,8 @@ def test_name_not_found_suggests() -> None:
 def test_namespace_not_found_suggests() -> None:
     reg = _registry("demo/Maze-v0")
     with pytest.raises(
-        error.NamespaceNotFound, match=re.escape("Namespace dem not found. Did you mean: `demo`?")
+        error.NamespaceNotFound,
+        match=message_pattern(NAMESPACE_NOT_FOUND_MSG, ns="dem", hint="Did you mean: `demo`?"),
     ):
         reg.find_spec("dem/Maze-v0")
     with pytest.raises(
@@ -438,7 +459,7 @@ def test_namespace_not_found_suggests() -> None:
 def test_spec_is_exact() -> None:
     reg = _registry("Maze-v0")
     assert reg.spec("Maze-v0") is reg["Maze-v0"]
-    with pytest.raises(error.Error, match="No registered env with id: Maze"):
+    with pytest.raises(error.Error, match=message_pattern(NOT_REGISTERED_MSG, env_id="Maze")):
         reg.spec("Maze")  # no version resolution in spec()
 
 
@@ -449,7 +470,7 @@ def test_errors_are_unregistered_env() -> None:
 
 
 def test_find_spec_wrong_type() -> None:
-    with pytest.raises(TypeError, match="Expected id to be a string or EnvSpec"):
+    with pytest.raises(TypeError, match=message_pattern(BAD_ID_TYPE_MSG)):
         Registry().find_spec(3)  # type: ignore[arg-type]
 
 
@@ -517,7 +538,7 @@ def test_module_prefix_imports_the_module(global_registry: Registry) -> None:
 
 
 def test_module_prefix_missing_module() -> None:
-    with pytest.raises(ModuleNotFoundError, match="registration via importing a module failed"):
+    with pytest.raises(ModuleNotFoundError, match=message_pattern(MODULE_IMPORT_FAILED_MSG)):
         Registry().find_spec("no_such_module_xyz:Env-v0")
 
 
@@ -532,11 +553,11 @@ def test_load_env_creator() -> None:
     assert load_env_creator(ENTRY) is ArgEnv
     assert load_env_creator(ArgEnv) is ArgEnv
     assert load_env_creator("tests.support.registry_envs:ArgEnv.reset") is ArgEnv.reset
-    with pytest.raises(ValueError, match="'module:attribute'"):
+    with pytest.raises(ValueError, match=message_pattern(BAD_ENTRY_POINT_MSG)):
         load_env_creator("tests.support.registry_envs.ArgEnv")
-    with pytest.raises(ValueError, match="'module:attribute'"):
+    with pytest.raises(ValueError, match=message_pattern(BAD_ENTRY_POINT_MSG)):
         load_env_creator("a:b:c")
-    with pytest.raises(ValueError, match="'module:attribute'"):
+    with pytest.raises(ValueError, match=message_pattern(BAD_ENTRY_POINT_MSG)):
         load_env_creator(":ArgEnv")
     with pytest.raises(AttributeError, match="has no attribute 'Nope'"):
         load_env_creator("tests.support.registry_envs:Nope")

@@ -9,8 +9,11 @@ import numpy as np
 import pytest
 
 from tests.support.generic_env import GenericTestEnv
+from tests.support.messages import message_pattern
 from vecgym import error
 from vecgym.core.env import (
+    SPEC_COPY_FAILED_MSG,
+    WRAPPER_ENV_TYPE_MSG,
     WRAPPER_NO_ATTR_MSG,
     WRAPPER_PRIVATE_RNG_MSG,
     ActionWrapper,
@@ -104,7 +107,7 @@ class Offset(ActionWrapper):
 
 @pytest.mark.parametrize("not_env", [None, 3, object(), "CartPole-v1"])
 def test_wrapper_rejects_non_env(not_env: Any) -> None:
-    with pytest.raises(TypeError, match=r"Expected env to be a `vecgym\.Env` but got"):
+    with pytest.raises(TypeError, match=message_pattern(WRAPPER_ENV_TYPE_MSG)):
         Plain(not_env)
 
 
@@ -229,7 +232,9 @@ def test_get_wrapper_attr_searches_down_the_stack() -> None:
 
 def test_get_wrapper_attr_missing_raises() -> None:
     outer = Plain(Recorded(make_env()))
-    with pytest.raises(AttributeError, match="wrapper Plain has no attribute 'nothing'") as info:
+    with pytest.raises(
+        AttributeError, match=message_pattern(WRAPPER_NO_ATTR_MSG, "Plain", "nothing")
+    ) as info:
         outer.get_wrapper_attr("nothing")
     assert WRAPPER_NO_ATTR_MSG.format("Plain", "nothing") == str(info.value)
     assert isinstance(info.value.__cause__, AttributeError)
@@ -371,7 +376,7 @@ def test_spec_copy_failure_warns_and_returns_none() -> None:
     env = make_env()
     assert env.spec is not None
     env.spec.kwargs["unclonable"] = (i for i in range(3))  # generators cannot be deep-copied
-    with pytest.warns(UserWarning, match="while copying the environment spec"):
+    with pytest.warns(UserWarning, match=message_pattern(SPEC_COPY_FAILED_MSG)):
         assert Plain(env).spec is None
 
 

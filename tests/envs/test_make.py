@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import vecgym
+from tests.support.messages import message_pattern
 from tests.support.registry_envs import (
     ArgEnv,
     ArgVectorEnv,
@@ -19,8 +20,35 @@ from tests.support.registry_envs import (
     UnrecordedWrapper,
 )
 from vecgym import error
-from vecgym.core.registration import EnvSpec, Registry, VectorizeMode, WrapperSpec, registry
-from vecgym.envs.registration import make, make_vec, register
+from vecgym.core.registration import (
+    UNVERSIONED_MSG,
+    EnvSpec,
+    Registry,
+    VectorizeMode,
+    WrapperSpec,
+    registry,
+)
+from vecgym.envs.registration import (
+    BAD_ID_TYPE_MSG,
+    BAD_VEC_ID_TYPE_MSG,
+    HUMAN_RENDERING_APPLIED_MSG,
+    METADATA_NO_RENDER_MODES_MSG,
+    METADATA_TYPE_MSG,
+    NO_ENTRY_POINT_MSG,
+    NOT_AN_ENV_MSG,
+    PRIOR_WRAPPER_MISMATCH_MSG,
+    VEC_ADDITIONAL_WRAPPERS_WITH_ENTRY_POINT_MSG,
+    VEC_BAD_AUTORESET_MSG,
+    VEC_KWARGS_WITH_ENTRY_POINT_MSG,
+    VEC_MISSING_AUTORESET_MSG,
+    VEC_NO_ENTRY_POINT_MSG,
+    VEC_NO_VECTOR_ENTRY_POINT_MSG,
+    VEC_WRAPPERS_WITH_ENTRY_POINT_MSG,
+    WRAPPER_NOT_RECORDED_MSG,
+    make,
+    make_vec,
+    register,
+)
 from vecgym.wrappers import OrderEnforcing, RenderCollection, TimeLimit
 
 ENTRY = "tests.support.registry_envs:ArgEnv"
@@ -77,26 +105,28 @@ def test_make_unknown_id_suggests() -> None:
 def test_make_unversioned_uses_latest() -> None:
     register("MakeLatest-v0", entry_point=ENTRY)
     register("MakeLatest-v1", entry_point=ENTRY, kwargs={"arg1": "v1"})
-    with pytest.warns(UserWarning, match="Using the latest versioned environment `MakeLatest-v1`"):
+    with pytest.warns(
+        UserWarning, match=message_pattern(UNVERSIONED_MSG, latest_id="MakeLatest-v1")
+    ):
         env = make("MakeLatest")
     assert env.spec is not None
     assert env.spec.id == "MakeLatest-v1"
 
 
 def test_make_bad_id_type() -> None:
-    with pytest.raises(TypeError, match="Expected id to be a string or EnvSpec"):
+    with pytest.raises(TypeError, match=message_pattern(BAD_ID_TYPE_MSG)):
         make(3)  # type: ignore[arg-type]
 
 
 def test_make_without_entry_point() -> None:
     register("MakeVecOnly-v0", vector_entry_point=VEC_ENTRY)
-    with pytest.raises(error.Error, match="registered but entry_point is not specified"):
+    with pytest.raises(error.Error, match=message_pattern(NO_ENTRY_POINT_MSG)):
         make("MakeVecOnly-v0")
 
 
 def test_make_rejects_non_env() -> None:
     register("MakeNotEnv-v0", entry_point="tests.support.registry_envs:not_an_env")
-    with pytest.raises(TypeError, match=r"must inherit from the vecgym\.Env class"):
+    with pytest.raises(TypeError, match=message_pattern(NOT_AN_ENV_MSG)):
         make("MakeNotEnv-v0")
 
 
@@ -247,9 +277,7 @@ def test_make_from_spec_with_unrecorded_wrapper_fails() -> None:
     register("MakeUnrecorded-v0", entry_point=ENTRY)
     env = UnrecordedWrapper(make("MakeUnrecorded-v0"))
     assert env.spec is not None
-    with pytest.raises(
-        ValueError, match=r"does not inherit from `vecgym\.utils\.RecordConstructorArgs`"
-    ):
+    with pytest.raises(ValueError, match=message_pattern(WRAPPER_NOT_RECORDED_MSG)):
         make(env.spec)
 
 
@@ -271,7 +299,7 @@ def test_make_with_prewrapping_entry_point() -> None:
         entry_point="tests.support.registry_envs:make_prewrapped",
         additional_wrappers=(other,),
     )
-    with pytest.raises(ValueError, match="is different from the saved `EnvSpec` additional"):
+    with pytest.raises(ValueError, match=message_pattern(PRIOR_WRAPPER_MISMATCH_MSG)):
         make("MakePrewrappedBad-v0")
 
 
@@ -308,7 +336,7 @@ def test_make_unsupported_render_mode_warns() -> None:
 
 def test_make_warns_about_metadata_without_render_modes() -> None:
     register("MakeNoModes-v0", entry_point=NoMetadataRenderEnv)
-    with pytest.warns(UserWarning, match="metadata doesn't include `render_modes`"):
+    with pytest.warns(UserWarning, match=message_pattern(METADATA_NO_RENDER_MODES_MSG)):
         make("MakeNoModes-v0", disable_env_checker=True)
 
 
@@ -317,13 +345,13 @@ def test_make_rejects_non_dict_metadata() -> None:
         metadata = ["render_modes"]  # type: ignore[assignment]
 
     register("MakeBadMetadata-v0", entry_point=BadMetadataEnv)
-    with pytest.raises(error.InvalidMetadata, match="metadata to be dict"):
+    with pytest.raises(error.InvalidMetadata, match=message_pattern(METADATA_TYPE_MSG)):
         make("MakeBadMetadata-v0")
 
 
 def test_make_human_mode_emulated_when_available() -> None:
     register("MakeHuman-v0", entry_point=ENTRY)
-    with pytest.warns(UserWarning, match="HumanRendering wrapper is being applied"):
+    with pytest.warns(UserWarning, match=message_pattern(HUMAN_RENDERING_APPLIED_MSG)):
         env = make("MakeHuman-v0", render_mode="human")
     assert type(env).__name__ == "HumanRendering"
     assert env.unwrapped.render_mode == "rgb_array"
@@ -355,7 +383,7 @@ def test_make_vec_vector_entry_point() -> None:
         max_episode_steps=9,
         kwargs={"arg1": 1},
     )
-    with pytest.warns(UserWarning, match="missing AutoresetMode metadata"):
+    with pytest.warns(UserWarning, match=message_pattern(VEC_MISSING_AUTORESET_MSG)):
         env = make_vec("VecEntry-v0", num_envs=3, arg2=2)
     assert isinstance(env, ArgVectorEnv)
     assert env.num_envs == 3
@@ -371,7 +399,7 @@ def test_make_vec_vector_entry_point() -> None:
     assert registry["VecEntry-v0"].kwargs == {"arg1": 1}
 
     # the recorded spec rebuilds the same vector env
-    with pytest.warns(UserWarning, match="missing AutoresetMode metadata"):
+    with pytest.warns(UserWarning, match=message_pattern(VEC_MISSING_AUTORESET_MSG)):
         again = make_vec(env.spec)
     assert again.num_envs == 3
     assert again.kwargs == env.kwargs
@@ -379,7 +407,7 @@ def test_make_vec_vector_entry_point() -> None:
 
 def test_make_vec_max_episode_steps_kwarg_wins() -> None:
     register("VecSteps-v0", vector_entry_point=VEC_ENTRY, max_episode_steps=9)
-    with pytest.warns(UserWarning, match="missing AutoresetMode"):
+    with pytest.warns(UserWarning, match=message_pattern(VEC_MISSING_AUTORESET_MSG)):
         env = make_vec("VecSteps-v0", max_episode_steps=4, vectorization_mode="vector_entry_point")
     assert env.kwargs["max_episode_steps"] == 4
     assert env.spec.kwargs["vectorization_mode"] == "vector_entry_point"
@@ -391,7 +419,7 @@ def test_make_vec_autoreset_metadata_checks() -> None:
     register("VecMeta-v0", vector_entry_point=VEC_ENTRY)
     env = make_vec("VecMeta-v0", metadata={"autoreset_mode": autoreset_mode.NEXT_STEP})
     assert isinstance(env, ArgVectorEnv)
-    with pytest.warns(UserWarning, match="is not an instance of AutoresetMode"):
+    with pytest.warns(UserWarning, match=message_pattern(VEC_BAD_AUTORESET_MSG)):
         make_vec("VecMeta-v0", metadata={"autoreset_mode": "next_step"})
 
 
@@ -407,19 +435,21 @@ def test_make_vec_errors() -> None:
     )
     with pytest.raises(ValueError, match="Invalid vectorization mode: 'threads'"):
         make_vec("VecErr-v0", vectorization_mode="threads")
-    with pytest.raises(error.Error, match="`vector_kwargs` is not empty"):
+    with pytest.raises(error.Error, match=message_pattern(VEC_KWARGS_WITH_ENTRY_POINT_MSG)):
         make_vec("VecErr-v0", vector_kwargs={"copy": False})
-    with pytest.raises(error.Error, match="with the wrappers argument"):
+    with pytest.raises(error.Error, match=message_pattern(VEC_WRAPPERS_WITH_ENTRY_POINT_MSG)):
         make_vec("VecErr-v0", wrappers=[ScaleReward])
-    with pytest.raises(error.Error, match="additional_wrappers parameter in spec being not empty"):
+    with pytest.raises(
+        error.Error, match=message_pattern(VEC_ADDITIONAL_WRAPPERS_WITH_ENTRY_POINT_MSG)
+    ):
         make_vec("VecErrWrapped-v0", vectorization_mode=VectorizeMode.VECTOR_ENTRY_POINT)
-    with pytest.raises(error.Error, match="doesn't have a vector entry point defined"):
+    with pytest.raises(error.Error, match=message_pattern(VEC_NO_VECTOR_ENTRY_POINT_MSG)):
         make_vec("VecErrNoVec-v0", vectorization_mode="vector_entry_point")
-    with pytest.raises(error.Error, match="doesn't have an entry point defined"):
+    with pytest.raises(error.Error, match=message_pattern(VEC_NO_ENTRY_POINT_MSG)):
         make_vec("VecErrNoEntry-v0", vectorization_mode="sync")
-    with pytest.raises(error.Error, match="doesn't have an entry point defined"):
+    with pytest.raises(error.Error, match=message_pattern(VEC_NO_ENTRY_POINT_MSG)):
         make_vec("VecErrNoEntry-v0", vectorization_mode=VectorizeMode.ASYNC)
-    with pytest.raises(error.Error, match="Invalid id type"):
+    with pytest.raises(error.Error, match=message_pattern(BAD_VEC_ID_TYPE_MSG)):
         make_vec(3)  # type: ignore[arg-type]
     with pytest.raises(error.NameNotFound, match="Did you mean: `VecErr`"):
         make_vec("VecEr-v0")

@@ -12,8 +12,11 @@ import numpy as np
 import pytest
 
 import vecgym
+from tests.support.messages import message_pattern
 from vecgym.core import interop
 from vecgym.core.interop import (
+    NOT_GYMNASIUM_ENV_MSG,
+    NOT_GYMNASIUM_SPACE_MSG,
     GymnasiumEnv,
     GymnasiumSpace,
     as_vecgym_env,
@@ -184,7 +187,7 @@ def test_subclass_of_a_builtin_gymnasium_space_is_not_flattened_into_the_builtin
 
 
 def test_proxy_rejects_a_non_gymnasium_space() -> None:
-    with pytest.raises(TypeError, match=r"expected a `gymnasium\.spaces\.Space`"):
+    with pytest.raises(TypeError, match=message_pattern(NOT_GYMNASIUM_SPACE_MSG)):
         GymnasiumSpace(vecgym.spaces.Discrete(2))
 
 
@@ -248,7 +251,7 @@ def test_as_vecgym_env_leaves_vecgym_envs_and_other_objects_alone() -> None:
     env = vecgym.make("CartPole-v1")
     assert as_vecgym_env(env) is env
     assert as_vecgym_env(42) == 42
-    with pytest.raises(TypeError, match=r"expected a `gymnasium\.Env`"):
+    with pytest.raises(TypeError, match=message_pattern(NOT_GYMNASIUM_ENV_MSG)):
         GymnasiumEnv(env)
     env.close()
 

@@ -17,9 +17,22 @@ from typing import Any
 import numpy as np
 import pytest
 
+from tests.support.messages import message_pattern
 from vecgym import error
 from vecgym.utils import save_video as save_video_module
-from vecgym.utils.save_video import capped_cubic_video_schedule, save_video
+from vecgym.utils.save_video import (
+    DURATIONS_VALUE_MSG,
+    EMPTY_CLIP_MSG,
+    FPS_BOTH_MSG,
+    FPS_MISSING_MSG,
+    FPS_VALUE_MSG,
+    FRAMES_NOT_LIST_MSG,
+    SAVE_VIDEO_LENGTH_MSG,
+    VIDEO_EXTRA_MSG,
+    VIDEO_FRAME_MSG,
+    capped_cubic_video_schedule,
+    save_video,
+)
 
 
 def _frames(count: int) -> list[np.ndarray]:
@@ -134,13 +147,13 @@ def test_frame_rate_and_logger(tmp_path: Path, encoder: FakeEncoder) -> None:
 
 
 def test_empty_clip_is_skipped_with_a_warning(tmp_path: Path, encoder: FakeEncoder) -> None:
-    with pytest.warns(UserWarning, match="zero frames to save"):
+    with pytest.warns(UserWarning, match=message_pattern(EMPTY_CLIP_MSG)):
         save_video([], str(tmp_path), fps=10)
     assert encoder.videos == {}
 
 
 def test_frames_not_a_list_reports_an_error(tmp_path: Path, encoder: FakeEncoder) -> None:
-    with pytest.warns(UserWarning, match="Expected a list of frames"):
+    with pytest.warns(UserWarning, match=message_pattern(FRAMES_NOT_LIST_MSG)):
         save_video(tuple(_frames(2)), str(tmp_path), fps=10)  # type: ignore[arg-type]
     assert encoder.videos == {"rl-video-episode-0.mp4": [0, 1]}
 
@@ -149,12 +162,12 @@ def test_frames_not_a_list_reports_an_error(tmp_path: Path, encoder: FakeEncoder
 @pytest.mark.parametrize(
     ("kwargs", "exc", "match"),
     [
-        ({}, ValueError, "pass either `fps` or `durations`"),
-        ({"fps": 10, "durations": [0.1]}, ValueError, "not both"),
-        ({"fps": 0}, ValueError, "fps must be a positive number"),
-        ({"fps": True}, ValueError, "fps must be a positive number"),
-        ({"durations": [0.1, 0.2]}, ValueError, "variable frame rate"),
-        ({"durations": []}, ValueError, "durations must be a non-empty list"),
+        ({}, ValueError, message_pattern(FPS_MISSING_MSG)),
+        ({"fps": 10, "durations": [0.1]}, ValueError, message_pattern(FPS_BOTH_MSG)),
+        ({"fps": 0}, ValueError, message_pattern(FPS_VALUE_MSG)),
+        ({"fps": True}, ValueError, message_pattern(FPS_VALUE_MSG)),
+        ({"durations": [0.1, 0.2]}, ValueError, message_pattern(DURATIONS_VALUE_MSG)),
+        ({"durations": []}, ValueError, message_pattern(DURATIONS_VALUE_MSG)),
         ({"fps": 10, "codec": "x"}, TypeError, r"unexpected keyword arguments \['codec'\]"),
     ],
 )
@@ -175,13 +188,13 @@ def test_frame_rate_is_only_needed_when_a_video_is_due(
 
 @pytest.mark.parametrize("video_length", [0, -1, 2.5, True])
 def test_bad_video_length(tmp_path: Path, encoder: FakeEncoder, video_length: Any) -> None:
-    with pytest.raises(ValueError, match="video_length must be None or a positive integer"):
+    with pytest.raises(ValueError, match=message_pattern(SAVE_VIDEO_LENGTH_MSG)):
         save_video(_frames(2), str(tmp_path), video_length=video_length, fps=10)
 
 
 def test_missing_extra_names_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "imageio_ffmpeg", None)
-    with pytest.raises(error.DependencyNotInstalled, match=r'pip install "vecgym\[video\]"'):
+    with pytest.raises(error.DependencyNotInstalled, match=message_pattern(VIDEO_EXTRA_MSG)):
         save_video(_frames(2), str(tmp_path), fps=10)
 
 
@@ -252,5 +265,5 @@ def test_real_encode_writes_mp4s(tmp_path: Path) -> None:
 def test_real_encoder_rejects_mixed_frame_sizes(tmp_path: Path) -> None:
     pytest.importorskip("imageio_ffmpeg")
     frames = [np.zeros((4, 4, 3), dtype=np.uint8), np.zeros((6, 4, 3), dtype=np.uint8)]
-    with pytest.raises(ValueError, match="a video frame must be a uint8 array"):
+    with pytest.raises(ValueError, match=message_pattern(VIDEO_FRAME_MSG)):
         save_video(frames, str(tmp_path), fps=10)

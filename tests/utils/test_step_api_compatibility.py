@@ -10,9 +10,11 @@ import numpy as np
 import pytest
 
 import vecgym.utils
+from tests.support.messages import message_pattern
 from vecgym.utils.step_api_compatibility import (
     STEP_LENGTH_MSG,
     TRUNCATED_KEY,
+    VECTOR_INFOS_TYPE_MSG,
     convert_to_done_step_api,
     convert_to_terminated_truncated_step_api,
     step_api_compatibility,
@@ -73,7 +75,7 @@ def test_wrong_length_raises(length: int) -> None:
     step = tuple(range(length))
     with pytest.raises(ValueError, match=re.escape(STEP_LENGTH_MSG.format(length))):
         convert_to_done_step_api(step)  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match="step_returns must have 4 items"):
+    with pytest.raises(ValueError, match=message_pattern(STEP_LENGTH_MSG)):
         convert_to_terminated_truncated_step_api(step)  # type: ignore[arg-type]
 
 
@@ -126,9 +128,9 @@ def test_vector_list_length_mismatch_raises() -> None:
 @pytest.mark.parametrize("bad_infos", [None, (), "info"])
 def test_vector_infos_of_wrong_type_raise(bad_infos: Any) -> None:
     flags = np.zeros(2, dtype=bool)
-    with pytest.raises(TypeError, match="must be a list or a dict"):
+    with pytest.raises(TypeError, match=message_pattern(VECTOR_INFOS_TYPE_MSG)):
         convert_to_done_step_api((0, 0, flags, flags, bad_infos), is_vector_env=True)
-    with pytest.raises(TypeError, match="must be a list or a dict"):
+    with pytest.raises(TypeError, match=message_pattern(VECTOR_INFOS_TYPE_MSG)):
         convert_to_terminated_truncated_step_api((0, 0, flags, bad_infos), is_vector_env=True)
 
 

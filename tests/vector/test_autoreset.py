@@ -6,9 +6,10 @@ import numpy as np
 import pytest
 
 from tests.support.counting_env import CountingEnv
+from tests.support.messages import message_pattern
 from vecgym import error
 from vecgym.vector import AutoresetMode
-from vecgym.vector.autoreset import AutoresetEnv, next_autoreset_mask
+from vecgym.vector.autoreset import UNKNOWN_MODE_MSG, AutoresetEnv, next_autoreset_mask
 
 
 def _counts(auto: AutoresetEnv, steps: int) -> list[tuple[float, float, bool, bool, dict]]:
@@ -85,7 +86,7 @@ def test_disabled() -> None:
 
 
 def test_bad_mode() -> None:
-    with pytest.raises(TypeError, match="AutoresetMode"):
+    with pytest.raises(TypeError, match=message_pattern(UNKNOWN_MODE_MSG)):
         AutoresetEnv(CountingEnv(), "NextStep")  # type: ignore[arg-type]
 
 

@@ -10,10 +10,11 @@ import numpy.typing as npt
 import pytest
 
 import vecgym
+from tests.support.messages import message_pattern
 from vecgym import error
 from vecgym.spaces import Box, Discrete
 from vecgym.vector import AutoresetMode, SyncVectorEnv, VectorEnv
-from vecgym.vector.autoreset import BatchAutoreset, final_obs_infos
+from vecgym.vector.autoreset import UNKNOWN_MODE_MSG, BatchAutoreset, final_obs_infos
 from vecgym.vector.numpy_vector_env import NumpyVectorEnv
 from vecgym.wrappers import TimeLimit
 
@@ -194,7 +195,7 @@ def test_batch_autoreset_modes() -> None:
                 auto.begin_step()
             auto.clear(np.array([1]))
             assert auto.begin_step() is None
-    with pytest.raises(TypeError, match="AutoresetMode"):
+    with pytest.raises(TypeError, match=message_pattern(UNKNOWN_MODE_MSG)):
         BatchAutoreset("NextStep", 3)  # type: ignore[arg-type]
 
 

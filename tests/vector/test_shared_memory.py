@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import vecgym.spaces as vspaces
+from tests.support.messages import message_pattern
 from tests.vector.test_space_utils import MAKERS, SHARED
 from vecgym import error
 from vecgym.vector.utils import (
@@ -20,6 +21,7 @@ from vecgym.vector.utils import (
     read_from_shared_memory,
     write_to_shared_memory,
 )
+from vecgym.vector.utils.shared_memory import DYNAMIC_SPACE_MSG
 
 gymnasium = pytest.importorskip("gymnasium")
 gvu = pytest.importorskip("gymnasium.vector.utils")
@@ -117,7 +119,7 @@ def test_read_returns_views() -> None:
 @pytest.mark.parametrize("name", ["sequence", "sequence_stack", "graph"])
 def test_dynamic_spaces_rejected(name: str) -> None:
     space = MAKERS[name](vspaces)
-    with pytest.raises(TypeError, match="shared_memory=False"):
+    with pytest.raises(TypeError, match=message_pattern(DYNAMIC_SPACE_MSG)):
         create_shared_memory(space, n=2)
 
 

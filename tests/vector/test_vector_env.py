@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from tests.support.counting_env import CountingEnv
+from tests.support.messages import message_pattern
 from tests.vector.helpers import assert_same_batch
 from vecgym.vector import (
     AutoresetMode,
@@ -18,6 +19,7 @@ from vecgym.vector import (
     VectorRewardWrapper,
     VectorWrapper,
 )
+from vecgym.vector.vector_env import OBS_WRAPPER_MODE_MSG, WRAPPER_ENV_TYPE_MSG
 
 gymnasium = pytest.importorskip("gymnasium")
 
@@ -151,7 +153,7 @@ def test_wrapper_forwards() -> None:
 
 
 def test_wrapper_rejects_non_vector_env() -> None:
-    with pytest.raises(TypeError, match="VectorEnv"):
+    with pytest.raises(TypeError, match=message_pattern(WRAPPER_ENV_TYPE_MSG)):
         VectorWrapper(CountingEnv())  # type: ignore[arg-type]
 
 
@@ -182,6 +184,6 @@ def test_observation_action_reward_wrappers() -> None:
 
 def test_observation_wrapper_rejects_same_step() -> None:
     envs = _envs(autoreset_mode=AutoresetMode.SAME_STEP)
-    with pytest.raises(ValueError, match="NEXT_STEP or DISABLED"):
+    with pytest.raises(ValueError, match=message_pattern(OBS_WRAPPER_MODE_MSG)):
         _Double(envs)
     envs.close()

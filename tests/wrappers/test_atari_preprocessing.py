@@ -9,8 +9,17 @@ import pytest
 
 import vecgym
 from tests.support.fake_atari_env import SCREEN_HEIGHT, SCREEN_WIDTH, FakeAtariEnv
+from tests.support.messages import message_pattern
 from vecgym.core.registration import EnvSpec
-from vecgym.wrappers.atari_preprocessing import AtariPreprocessing
+from vecgym.wrappers.atari_preprocessing import (
+    ENV_FRAMESKIP_MSG,
+    FRAME_SKIP_MSG,
+    FRAME_SKIP_TYPE_MSG,
+    NOOP_MAX_MSG,
+    NOOP_MAX_TYPE_MSG,
+    SCREEN_SIZE_MSG,
+    AtariPreprocessing,
+)
 from vecgym.wrappers.utils import resize_image
 
 ENTRY_POINT = "tests.support.fake_atari_env:FakeAtariEnv"
@@ -111,14 +120,14 @@ def test_spec_round_trip() -> None:
 @pytest.mark.parametrize(
     ("env_kwargs", "kwargs", "error", "match"),
     [
-        ({}, {"frame_skip": 0}, ValueError, "`frame_skip` to be positive"),
-        ({}, {"frame_skip": 2.0}, TypeError, "`frame_skip` to be an integer"),
-        ({}, {"screen_size": 0}, ValueError, "`screen_size` to be positive"),
-        ({}, {"screen_size": (84,)}, ValueError, "`screen_size` to be positive"),
-        ({}, {"screen_size": (84, -1)}, ValueError, "`screen_size` to be positive"),
-        ({"frameskip": 4}, {}, ValueError, "Disable frame-skipping"),
-        ({}, {"noop_max": -1}, ValueError, "non-negative"),
-        ({}, {"noop_max": 1.5}, TypeError, "`noop_max` to be an integer"),
+        ({}, {"frame_skip": 0}, ValueError, message_pattern(FRAME_SKIP_MSG)),
+        ({}, {"frame_skip": 2.0}, TypeError, message_pattern(FRAME_SKIP_TYPE_MSG)),
+        ({}, {"screen_size": 0}, ValueError, message_pattern(SCREEN_SIZE_MSG)),
+        ({}, {"screen_size": (84,)}, ValueError, message_pattern(SCREEN_SIZE_MSG)),
+        ({}, {"screen_size": (84, -1)}, ValueError, message_pattern(SCREEN_SIZE_MSG)),
+        ({"frameskip": 4}, {}, ValueError, message_pattern(ENV_FRAMESKIP_MSG)),
+        ({}, {"noop_max": -1}, ValueError, message_pattern(NOOP_MAX_MSG)),
+        ({}, {"noop_max": 1.5}, TypeError, message_pattern(NOOP_MAX_TYPE_MSG)),
         ({"action_meanings": ("FIRE", "NOOP")}, {}, ValueError, "'NOOP'"),
     ],
 )

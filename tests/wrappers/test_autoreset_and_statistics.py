@@ -9,8 +9,10 @@ import pytest
 
 import vecgym
 from tests.support.counting_env import CountingEnv
+from tests.support.messages import message_pattern
 from vecgym.wrappers import Autoreset, RecordEpisodeStatistics
 from vecgym.wrappers import common as common_module
+from vecgym.wrappers.common import BUFFER_LENGTH_MSG
 
 
 def _summary(result: tuple[Any, ...]) -> tuple[float, float, bool, bool]:
@@ -124,7 +126,7 @@ def test_statistics_key_collision_is_an_error() -> None:
 
 @pytest.mark.parametrize("bad", [-1, 2.5, "10", True])
 def test_statistics_rejects_bad_buffer_length(bad: Any) -> None:
-    with pytest.raises(ValueError, match="`buffer_length` to be a non-negative integer"):
+    with pytest.raises(ValueError, match=message_pattern(BUFFER_LENGTH_MSG)):
         RecordEpisodeStatistics(CountingEnv(), buffer_length=bad)
 
 

@@ -7,11 +7,21 @@ from typing import Any, SupportsFloat
 import numpy as np
 import pytest
 
+from tests.support.messages import message_pattern
 from tests.support.registry_envs import ArgEnv
 from vecgym import error
 from vecgym.core.registration import EnvSpec
 from vecgym.core.spaces import Discrete
 from vecgym.wrappers import OrderEnforcing, PassiveEnvChecker, TimeLimit
+from vecgym.wrappers.common import (
+    CLOSE_AGAIN_FAILED_MSG,
+    MAX_STEPS_TYPE_MSG,
+    MAX_STEPS_VALUE_MSG,
+    NOT_AN_ENV_MSG,
+    RENDER_BEFORE_RESET_MSG,
+    SPEC_COPY_FAILED_MSG,
+    STEP_BEFORE_RESET_MSG,
+)
 
 ENTRY = "tests.support.registry_envs:ArgEnv"
 
@@ -48,13 +58,13 @@ def test_time_limit_passes_terminated_through() -> None:
 
 @pytest.mark.parametrize("bad", [0, -3])
 def test_time_limit_rejects_non_positive(bad: int) -> None:
-    with pytest.raises(ValueError, match="`max_episode_steps` to be positive"):
+    with pytest.raises(ValueError, match=message_pattern(MAX_STEPS_VALUE_MSG)):
         TimeLimit(ArgEnv(), max_episode_steps=bad)
 
 
 @pytest.mark.parametrize("bad", ["5", 2.0, None])
 def test_time_limit_rejects_non_integers(bad: Any) -> None:
-    with pytest.raises(TypeError, match="`max_episode_steps` to be an integer"):
+    with pytest.raises(TypeError, match=message_pattern(MAX_STEPS_TYPE_MSG)):
         TimeLimit(ArgEnv(), max_episode_steps=bad)
 
 
@@ -67,7 +77,7 @@ def test_time_limit_accepts_numpy_integers() -> None:
 def test_time_limit_step_before_reset() -> None:
     base = ArgEnv()
     env = TimeLimit(base, max_episode_steps=2)
-    with pytest.raises(error.ResetNeeded, match=r"before calling env\.reset"):
+    with pytest.raises(error.ResetNeeded, match=message_pattern(STEP_BEFORE_RESET_MSG)):
         env.step(0)
     assert base.count == 0  # the inner env was not stepped
 
@@ -88,9 +98,9 @@ def test_time_limit_spec_and_recorded_args() -> None:
 def test_order_enforcing() -> None:
     env = OrderEnforcing(ArgEnv(render_mode="ansi"))
     assert env.has_reset is False
-    with pytest.raises(error.ResetNeeded, match=r"Cannot call env\.step\(\) before calling"):
+    with pytest.raises(error.ResetNeeded, match=message_pattern(STEP_BEFORE_RESET_MSG)):
         env.step(0)
-    with pytest.raises(error.ResetNeeded, match="disable_render_order_enforcing=True"):
+    with pytest.raises(error.ResetNeeded, match=message_pattern(RENDER_BEFORE_RESET_MSG)):
         env.render()
     env.reset(seed=0)
     assert env.has_reset is True
@@ -200,7 +210,7 @@ def test_checker_checks_spaces_on_construction() -> None:
 
 
 def test_checker_rejects_non_envs() -> None:
-    with pytest.raises(TypeError, match=r"must inherit from the vecgym\.Env class"):
+    with pytest.raises(TypeError, match=message_pattern(NOT_AN_ENV_MSG)):
         PassiveEnvChecker(object())  # type: ignore[arg-type]
 
 
@@ -211,7 +221,7 @@ def test_checker_close_twice() -> None:
     failing = PassiveEnvChecker(FailingCloseEnv())
     failing.close()
     with (
-        pytest.warns(UserWarning, match="closed environment should be allowed"),
+        pytest.warns(UserWarning, match=message_pattern(CLOSE_AGAIN_FAILED_MSG)),
         pytest.raises(RuntimeError, match="already closed"),
     ):
         failing.close()
@@ -232,7 +242,7 @@ def test_uncopyable_spec_warns_and_gives_none() -> None:
     base = _with_spec(ArgEnv())
     assert base.spec is not None
     base.spec.kwargs = {"lock": __import__("threading").Lock()}
-    with pytest.warns(UserWarning, match="while copying the environment spec"):
+    with pytest.warns(UserWarning, match=message_pattern(SPEC_COPY_FAILED_MSG)):
         assert TimeLimit(base, max_episode_steps=2).spec is None
 
 

@@ -15,12 +15,25 @@ import pytest
 import vecgym
 from tests.support import legacy_env as old
 from tests.support.legacy_env import LegacyCountingEnv
+from tests.support.messages import message_pattern
 from vecgym import error
 from vecgym.spaces import Box, Dict, Discrete, MultiBinary, MultiDiscrete, Tuple
 from vecgym.utils.env_checker import check_env
+from vecgym.utils.step_api_compatibility import STEP_LENGTH_MSG
 from vecgym.vector import AsyncVectorEnv, SyncVectorEnv
 from vecgym.wrappers.legacy import (
+    ALREADY_NEW_API_MSG,
+    ENV_CREATOR_TYPE_MSG,
+    GYM_NOT_INSTALLED_MSG,
     LEGACY_ENTRY_POINT,
+    MAKE_KWARGS_TYPE_MSG,
+    MAKE_KWARGS_WITH_ENV_MSG,
+    NO_RENDER_MODE_MSG,
+    NO_SEED_METHOD_MSG,
+    NO_SOURCE_MSG,
+    OPTIONS_IGNORED_MSG,
+    SPACE_CONVERSION_MSG,
+    STEP_INFO_TYPE_MSG,
     LegacyGymCompatibility,
     convert_legacy_space,
     register_legacy_env,
@@ -104,10 +117,10 @@ def test_bad_step_results_are_refused() -> None:
     env = LegacyGymCompatibility(raw)
     env.reset()
     setattr(raw, "step", lambda action: (raw._obs(), 0.0, False, ["not", "a", "dict"]))  # noqa: B010
-    with pytest.raises(TypeError, match="must return a dict as info"):
+    with pytest.raises(TypeError, match=message_pattern(STEP_INFO_TYPE_MSG)):
         env.step(0)
     setattr(raw, "step", lambda action: (raw._obs(), 0.0, False))  # noqa: B010
-    with pytest.raises(ValueError, match="must have 4 items"):
+    with pytest.raises(ValueError, match=message_pattern(STEP_LENGTH_MSG)):
         env.step(0)
 
 
@@ -173,14 +186,14 @@ def test_old_env_without_seed_method_warns() -> None:
         seed = None  # type: ignore[assignment]
 
     env = LegacyGymCompatibility(NoSeed())
-    with pytest.warns(UserWarning, match="has no `seed` method"):
+    with pytest.warns(UserWarning, match=message_pattern(NO_SEED_METHOD_MSG)):
         env.reset(seed=1)
 
 
 def test_reset_options_are_ignored_with_a_warning() -> None:
     env = _wrap()
     env.reset(options={})  # empty: nothing to ignore
-    with pytest.warns(UserWarning, match="takes no options"):
+    with pytest.warns(UserWarning, match=message_pattern(OPTIONS_IGNORED_MSG)):
         env.reset(options={"level": 2})
 
 
@@ -239,7 +252,7 @@ def test_human_mode_renders_after_reset_and_step() -> None:
 def test_render_without_mode_warns() -> None:
     env = _wrap()
     env.reset()
-    with pytest.warns(UserWarning, match="without specifying any render mode"):
+    with pytest.warns(UserWarning, match=message_pattern(NO_RENDER_MODE_MSG)):
         assert env.render() is None
 
 
@@ -295,7 +308,7 @@ def test_vecgym_spaces_pass_through() -> None:
 
 
 def test_unknown_space_is_refused() -> None:
-    with pytest.raises(TypeError, match="cannot convert the old Gym space"):
+    with pytest.raises(TypeError, match=message_pattern(SPACE_CONVERSION_MSG)):
         convert_legacy_space(object())
 
 
@@ -352,15 +365,23 @@ def test_close_is_forwarded_once() -> None:
 @pytest.mark.parametrize(
     ("kwargs", "exc", "match"),
     [
-        ({}, error.MissingArgument, "needs the old environment"),
+        ({}, error.MissingArgument, message_pattern(NO_SOURCE_MSG)),
         (
             {"env": LegacyCountingEnv(), "env_creator": CREATOR},
             ValueError,
             r"exactly one of .*\['env', 'env_creator'\]",
         ),
-        ({"env": LegacyCountingEnv(), "make_kwargs": {"a": 1}}, ValueError, "make_kwargs cannot"),
-        ({"env_creator": CREATOR, "make_kwargs": [1]}, TypeError, "make_kwargs must be a dict"),
-        ({"env_creator": 3}, TypeError, "env_creator must be a callable"),
+        (
+            {"env": LegacyCountingEnv(), "make_kwargs": {"a": 1}},
+            ValueError,
+            message_pattern(MAKE_KWARGS_WITH_ENV_MSG),
+        ),
+        (
+            {"env_creator": CREATOR, "make_kwargs": [1]},
+            TypeError,
+            message_pattern(MAKE_KWARGS_TYPE_MSG),
+        ),
+        ({"env_creator": 3}, TypeError, message_pattern(ENV_CREATOR_TYPE_MSG)),
         ({"env": object()}, TypeError, r"lacks \['reset', 'step', 'render', 'close'"),
     ],
 )
@@ -370,13 +391,13 @@ def test_bad_construction_arguments(kwargs: dict[str, Any], exc: type, match: st
 
 
 def test_new_api_env_is_refused() -> None:
-    with pytest.raises(TypeError, match="already a vecgym Env"):
+    with pytest.raises(TypeError, match=message_pattern(ALREADY_NEW_API_MSG)):
         LegacyGymCompatibility(vecgym.make("CartPole-v1").unwrapped)  # type: ignore[arg-type]
 
 
 def test_env_id_without_gym_names_the_install(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "gym", None)
-    with pytest.raises(error.DependencyNotInstalled, match=r"pip install 'gym<0\.26'"):
+    with pytest.raises(error.DependencyNotInstalled, match=message_pattern(GYM_NOT_INSTALLED_MSG)):
         LegacyGymCompatibility(env_id="CartPole-v0")
 
 
@@ -450,8 +471,8 @@ def test_spec_is_serialisable(env_id: str) -> None:
 @pytest.mark.parametrize(
     ("args", "kwargs", "match"),
     [
-        ((3,), {}, "env_creator must be a callable"),
-        ((CREATOR,), {"make_kwargs": 1}, "make_kwargs must be a dict"),
+        ((3,), {}, message_pattern(ENV_CREATOR_TYPE_MSG)),
+        ((CREATOR,), {"make_kwargs": 1}, message_pattern(MAKE_KWARGS_TYPE_MSG)),
         ((CREATOR,), {"entry_point": "x:y"}, r"sets \['entry_point'\] itself"),
         ((CREATOR,), {"kwargs": {}}, r"sets \['kwargs'\] itself"),
     ],

@@ -16,11 +16,18 @@ import numpy as np
 import pytest
 
 import vecgym
+from tests.support.messages import message_pattern
 from tests.support.registry_envs import ArgEnv
 from vecgym import error
 from vecgym.wrappers import RecordVideo, RenderCollection
 from vecgym.wrappers import rendering as rendering_module
-from vecgym.wrappers.rendering import capped_cubic_video_schedule
+from vecgym.wrappers.rendering import (
+    NOT_RECORDING_MSG,
+    VIDEO_FOLDER_EXISTS_MSG,
+    VIDEO_LENGTH_MSG,
+    VIDEO_RENDER_MODE_MSG,
+    capped_cubic_video_schedule,
+)
 
 
 class FakeEncoder:
@@ -148,13 +155,13 @@ def test_list_render_mode_keeps_frames_for_the_user(tmp_path: Path, encoder: Fak
 
 
 def test_existing_folder_warns(tmp_path: Path, encoder: FakeEncoder) -> None:
-    with pytest.warns(UserWarning, match="Overwriting existing videos"):
+    with pytest.warns(UserWarning, match=message_pattern(VIDEO_FOLDER_EXISTS_MSG)):
         RecordVideo(ArgEnv(render_mode="rgb_array"), str(tmp_path))
 
 
 def test_stop_recording_without_recording(tmp_path: Path, encoder: FakeEncoder) -> None:
     env = RecordVideo(ArgEnv(render_mode="rgb_array"), str(tmp_path / "v"))
-    with pytest.raises(RuntimeError, match="no recording was started"):
+    with pytest.raises(RuntimeError, match=message_pattern(NOT_RECORDING_MSG)):
         env.stop_recording()
 
 
@@ -174,13 +181,13 @@ def test_gc_trigger_receives_episode_id(tmp_path: Path, encoder: FakeEncoder) ->
 
 @pytest.mark.parametrize("mode", [None, "human", "ansi"])
 def test_rejects_non_image_render_modes(tmp_path: Path, encoder: FakeEncoder, mode: Any) -> None:
-    with pytest.raises(ValueError, match="incompatible with RecordVideo"):
+    with pytest.raises(ValueError, match=message_pattern(VIDEO_RENDER_MODE_MSG)):
         RecordVideo(ArgEnv(render_mode=mode), str(tmp_path / "v"))
 
 
 @pytest.mark.parametrize("bad", [-1, 1.5, "3"])
 def test_rejects_bad_video_length(tmp_path: Path, encoder: FakeEncoder, bad: Any) -> None:
-    with pytest.raises(ValueError, match="`video_length` to be a non-negative integer"):
+    with pytest.raises(ValueError, match=message_pattern(VIDEO_LENGTH_MSG)):
         RecordVideo(ArgEnv(render_mode="rgb_array"), str(tmp_path / "v"), video_length=bad)
 
 
@@ -201,7 +208,7 @@ def test_spec_round_trip(tmp_path: Path, encoder: FakeEncoder) -> None:
     assert env.spec is not None
     (wrapper_spec,) = env.spec.additional_wrappers
     assert wrapper_spec.name == "RecordVideo"
-    with pytest.warns(UserWarning, match="Overwriting existing videos"):
+    with pytest.warns(UserWarning, match=message_pattern(VIDEO_FOLDER_EXISTS_MSG)):
         rebuilt = vecgym.make(env.spec)
     assert isinstance(rebuilt, RecordVideo)
     assert (rebuilt.video_length, rebuilt.name_prefix) == (4, "cp")

@@ -9,14 +9,23 @@ import pytest
 
 import vecgym
 from tests.support.generic_env import GenericTestEnv
+from tests.support.messages import message_pattern
 from vecgym import error
 from vecgym.core.spaces import Box, Discrete, MultiDiscrete
 from vecgym.wrappers.transform_action import (
+    ACTION_SPACE_TYPE_MSG,
+    DISCRETIZE_BINS_TYPE_MSG,
+    DISCRETIZE_BINS_VALUE_MSG,
+    DISCRETIZE_INFINITE_MSG,
+    FUNC_NOT_CALLABLE_MSG,
+    RESCALE_BOUND_TYPE_MSG,
+    RESCALE_ORDER_MSG,
     ClipAction,
     DiscretizeAction,
     RescaleAction,
     TransformAction,
 )
+from vecgym.wrappers.utils import REQUIRES_BOX_MSG
 
 
 def recording_env(action_space: Any) -> tuple[GenericTestEnv, list[Any]]:
@@ -66,9 +75,9 @@ def test_transform_action_sets_new_space() -> None:
 
 def test_transform_action_bad_arguments() -> None:
     env, _ = recording_env(Box(-1.0, 1.0, (1,)))
-    with pytest.raises(TypeError, match="must be callable"):
+    with pytest.raises(TypeError, match=message_pattern(FUNC_NOT_CALLABLE_MSG)):
         TransformAction(env, 3, None)  # type: ignore[arg-type]
-    with pytest.raises(TypeError, match="must be a Space or None"):
+    with pytest.raises(TypeError, match=message_pattern(ACTION_SPACE_TYPE_MSG)):
         TransformAction(env, lambda a: a, "Box")  # type: ignore[arg-type]
 
 
@@ -97,7 +106,9 @@ def test_clip_action_space_and_clipping() -> None:
 
 
 def test_clip_action_requires_box() -> None:
-    with pytest.raises(TypeError, match="ClipAction requires a Box action space"):
+    with pytest.raises(
+        TypeError, match=message_pattern(REQUIRES_BOX_MSG, wrapper="ClipAction", kind="action")
+    ):
         ClipAction(vecgym.make("CartPole-v1"))
 
 
@@ -201,19 +212,23 @@ def test_rescale_action_spec_round_trip() -> None:
 
 def test_rescale_action_errors() -> None:
     box_env, _ = recording_env(Box(-1.0, 1.0, (2,)))
-    with pytest.raises(TypeError, match="RescaleAction requires a Box action space"):
+    with pytest.raises(
+        TypeError, match=message_pattern(REQUIRES_BOX_MSG, wrapper="RescaleAction", kind="action")
+    ):
         RescaleAction(vecgym.make("CartPole-v1"), 0, 1)
-    with pytest.raises(error.InvalidBound, match="strictly smaller"):
+    with pytest.raises(error.InvalidBound, match=message_pattern(RESCALE_ORDER_MSG)):
         RescaleAction(box_env, 1.0, 0.0)
-    with pytest.raises(error.InvalidBound, match="strictly smaller"):
+    with pytest.raises(error.InvalidBound, match=message_pattern(RESCALE_ORDER_MSG)):
         RescaleAction(box_env, 1, 1)
-    with pytest.raises(ValueError, match="strictly smaller"):  # InvalidBound is a ValueError
+    with pytest.raises(
+        ValueError, match=message_pattern(RESCALE_ORDER_MSG)
+    ):  # InvalidBound is a ValueError
         RescaleAction(box_env, np.array([0.0, 1.0]), np.array([1.0, 1.0]))
     with pytest.raises(ValueError, match=r"shape \(2,\)"):
         RescaleAction(box_env, np.zeros(3), 1.0)
-    with pytest.raises(TypeError, match="must be an integer, a float or a numpy array"):
+    with pytest.raises(TypeError, match=message_pattern(RESCALE_BOUND_TYPE_MSG)):
         RescaleAction(box_env, "0", 1.0)  # type: ignore[arg-type]
-    with pytest.raises(TypeError, match="must be an integer, a float or a numpy array"):
+    with pytest.raises(TypeError, match=message_pattern(RESCALE_BOUND_TYPE_MSG)):
         RescaleAction(box_env, [0.0, 0.0], 1.0)  # type: ignore[arg-type]
 
 
@@ -299,15 +314,15 @@ def test_discretize_action_errors() -> None:
     env, _ = recording_env(Box(-1.0, 1.0, (2,)))
     with pytest.raises(TypeError, match="requires a Box action space"):
         DiscretizeAction(vecgym.make("CartPole-v1"), bins=3)
-    with pytest.raises(ValueError, match="bounded Box"):
+    with pytest.raises(ValueError, match=message_pattern(DISCRETIZE_INFINITE_MSG)):
         DiscretizeAction(recording_env(Box(-np.inf, 1.0, (1,)))[0], bins=3)
     with pytest.raises(ValueError, match="expected 2, got 3"):
         DiscretizeAction(env, bins=(2, 2, 2))
-    with pytest.raises(ValueError, match="at least 1"):
+    with pytest.raises(ValueError, match=message_pattern(DISCRETIZE_BINS_VALUE_MSG)):
         DiscretizeAction(env, bins=0)
-    with pytest.raises(ValueError, match="at least 1"):
+    with pytest.raises(ValueError, match=message_pattern(DISCRETIZE_BINS_VALUE_MSG)):
         DiscretizeAction(env, bins=(3, -1))
-    with pytest.raises(TypeError, match="integer or a sequence of integers"):
+    with pytest.raises(TypeError, match=message_pattern(DISCRETIZE_BINS_TYPE_MSG)):
         DiscretizeAction(env, bins=2.5)  # type: ignore[arg-type]
-    with pytest.raises(TypeError, match="integer or a sequence of integers"):
+    with pytest.raises(TypeError, match=message_pattern(DISCRETIZE_BINS_TYPE_MSG)):
         DiscretizeAction(env, bins=True)

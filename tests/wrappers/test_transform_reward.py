@@ -9,8 +9,15 @@ import pytest
 
 import vecgym
 from tests.support.generic_env import GenericTestEnv
+from tests.support.messages import message_pattern
 from vecgym import error
-from vecgym.wrappers.transform_reward import ClipReward, TransformReward
+from vecgym.wrappers.transform_reward import (
+    CLIP_NO_BOUND_MSG,
+    CLIP_ORDER_MSG,
+    FUNC_NOT_CALLABLE_MSG,
+    ClipReward,
+    TransformReward,
+)
 
 
 def reward_env(rewards: list[Any]) -> GenericTestEnv:
@@ -34,7 +41,7 @@ def test_transform_reward_applies_func() -> None:
 
 
 def test_transform_reward_rejects_non_callable() -> None:
-    with pytest.raises(TypeError, match="must be callable"):
+    with pytest.raises(TypeError, match=message_pattern(FUNC_NOT_CALLABLE_MSG)):
         TransformReward(reward_env([]), 2.0)  # type: ignore[arg-type]
 
 
@@ -86,9 +93,9 @@ def test_clip_reward_spec_round_trip() -> None:
 
 
 def test_clip_reward_errors() -> None:
-    with pytest.raises(error.InvalidBound, match="both None"):
+    with pytest.raises(error.InvalidBound, match=message_pattern(CLIP_NO_BOUND_MSG)):
         ClipReward(reward_env([]))
-    with pytest.raises(error.InvalidBound, match="smaller than or equal"):
+    with pytest.raises(error.InvalidBound, match=message_pattern(CLIP_ORDER_MSG)):
         ClipReward(reward_env([]), 1.0, 0.0)
-    with pytest.raises(ValueError, match="smaller than or equal"):
+    with pytest.raises(ValueError, match=message_pattern(CLIP_ORDER_MSG)):
         ClipReward(reward_env([]), np.array([0.0, 2.0]), np.array([1.0, 1.0]))

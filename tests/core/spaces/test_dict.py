@@ -13,8 +13,18 @@ import numpy as np
 import pytest
 
 import vecgym.spaces as vspaces
+from tests.support.messages import message_pattern
 from tests.support.space_values import assert_same_value
 from vecgym import error
+from vecgym.core.spaces.dict import (
+    DUPLICATE_KEY_MSG,
+    MASK_TYPE_MSG,
+    SEED_KEYS_MSG,
+    SEED_TYPE_MSG,
+    SETITEM_TYPE_MSG,
+    SUBSPACE_TYPE_MSG,
+)
+from vecgym.core.spaces.tuple import BOTH_MASKS_MSG
 from vecgym.spaces import Box, Dict, Discrete, MultiBinary, Tuple
 
 gymnasium = pytest.importorskip("gymnasium")
@@ -116,9 +126,9 @@ def test_seed_none_returns_seed_per_key() -> None:
 
 def test_seed_errors() -> None:
     space = Dict(a=Discrete(2), b=Discrete(3))
-    with pytest.raises(ValueError, match="seed keys"):
+    with pytest.raises(ValueError, match=message_pattern(SEED_KEYS_MSG)):
         space.seed({"a": 1})
-    with pytest.raises(TypeError, match="Expected seed type"):
+    with pytest.raises(TypeError, match=message_pattern(SEED_TYPE_MSG)):
         space.seed([1, 2])  # type: ignore[arg-type]
     with pytest.raises(error.InvalidSeed):
         space.seed(-3)
@@ -127,9 +137,9 @@ def test_seed_errors() -> None:
 def test_constructor_errors() -> None:
     with pytest.raises(TypeError, match="Dict space expected"):
         Dict(3)  # type: ignore[arg-type]
-    with pytest.raises(TypeError, match="not an instance of Space"):
+    with pytest.raises(TypeError, match=message_pattern(SUBSPACE_TYPE_MSG)):
         Dict({"a": 3})  # type: ignore[dict-item]
-    with pytest.raises(error.InvalidSpace, match="already exists"):
+    with pytest.raises(error.InvalidSpace, match=message_pattern(DUPLICATE_KEY_MSG)):
         Dict({"a": Discrete(2)}, a=Discrete(3))
     with pytest.raises(ValueError, match="pairs"):
         Dict(["ab", "c"])  # type: ignore[list-item]
@@ -137,9 +147,9 @@ def test_constructor_errors() -> None:
 
 def test_mask_errors() -> None:
     space = Dict(a=Discrete(2), b=Discrete(3))
-    with pytest.raises(error.InvalidMask, match="Only one of"):
+    with pytest.raises(error.InvalidMask, match=message_pattern(BOTH_MASKS_MSG)):
         space.sample(mask={"a": None, "b": None}, probability={"a": None, "b": None})
-    with pytest.raises(error.InvalidMask, match="to be a dict"):
+    with pytest.raises(error.InvalidMask, match=message_pattern(MASK_TYPE_MSG)):
         space.sample(mask=(None, None))  # type: ignore[arg-type]
     with pytest.raises(error.InvalidMask, match="keys"):
         space.sample(probability={"a": None})
@@ -175,7 +185,7 @@ def test_mapping_protocol() -> None:
     c = MultiBinary(2)
     space["c"] = c
     assert space["c"] is c
-    with pytest.raises(TypeError, match="must be a vecgym Space"):
+    with pytest.raises(TypeError, match=message_pattern(SETITEM_TYPE_MSG)):
         space["d"] = 4  # type: ignore[assignment]
 
 

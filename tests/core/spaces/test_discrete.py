@@ -10,8 +10,23 @@ from typing import Any
 import numpy as np
 import pytest
 
+from tests.support.messages import message_pattern
 from vecgym import error
-from vecgym.core.spaces.discrete import Discrete
+from vecgym.core.spaces.discrete import (
+    ARRAY_SHAPE_MSG,
+    ARRAY_TYPE_MSG,
+    BOTH_GIVEN_MSG,
+    DTYPE_KIND_MSG,
+    DTYPE_NONE_MSG,
+    MASK_VALUES_MSG,
+    N_TYPE_MSG,
+    N_VALUE_MSG,
+    PROBABILITY_SUM_MSG,
+    PROBABILITY_VALUES_MSG,
+    RANGE_MSG,
+    START_TYPE_MSG,
+    Discrete,
+)
 
 
 @pytest.fixture
@@ -44,7 +59,7 @@ def test_attributes() -> None:
 
 @pytest.mark.parametrize("n", [1.0, "3", None, True, np.float32(2)])
 def test_non_integer_n_raises_type_error(n: Any, gym_spaces: Any) -> None:
-    with pytest.raises(TypeError, match="n must be an integer"):
+    with pytest.raises(TypeError, match=message_pattern(N_TYPE_MSG)):
         Discrete(n)
     with pytest.raises(TypeError):
         gym_spaces.Discrete(n)
@@ -52,7 +67,7 @@ def test_non_integer_n_raises_type_error(n: Any, gym_spaces: Any) -> None:
 
 @pytest.mark.parametrize("start", [0.5, "1", None, False])
 def test_non_integer_start_raises_type_error(start: Any, gym_spaces: Any) -> None:
-    with pytest.raises(TypeError, match="start must be an integer"):
+    with pytest.raises(TypeError, match=message_pattern(START_TYPE_MSG)):
         Discrete(3, start=start)
     with pytest.raises(TypeError):
         gym_spaces.Discrete(3, start=start)
@@ -60,7 +75,7 @@ def test_non_integer_start_raises_type_error(start: Any, gym_spaces: Any) -> Non
 
 @pytest.mark.parametrize("n", [0, -1, np.int8(-3)])
 def test_non_positive_n_raises_invalid_space(n: Any, gym_spaces: Any) -> None:
-    with pytest.raises(error.InvalidSpace, match="must be positive") as info:
+    with pytest.raises(error.InvalidSpace, match=message_pattern(N_VALUE_MSG)) as info:
         Discrete(n)
     assert isinstance(info.value, ValueError)
     with pytest.raises(ValueError):
@@ -69,12 +84,12 @@ def test_non_positive_n_raises_invalid_space(n: Any, gym_spaces: Any) -> None:
 
 @pytest.mark.parametrize("dtype", [np.float32, "U1", np.bool_])
 def test_non_integer_dtype_raises(dtype: Any) -> None:
-    with pytest.raises(error.InvalidSpace, match="integer dtype"):
+    with pytest.raises(error.InvalidSpace, match=message_pattern(DTYPE_KIND_MSG)):
         Discrete(3, dtype=dtype)
 
 
 def test_none_dtype_raises() -> None:
-    with pytest.raises(error.InvalidSpace, match="dtype must be given"):
+    with pytest.raises(error.InvalidSpace, match=message_pattern(DTYPE_NONE_MSG)):
         Discrete(3, dtype=None)  # type: ignore[arg-type]
 
 
@@ -89,7 +104,7 @@ def test_none_dtype_raises() -> None:
     ],
 )
 def test_elements_must_fit_dtype(n: Any, start: int, dtype: Any) -> None:
-    with pytest.raises(error.InvalidSpace, match="must fit dtype"):
+    with pytest.raises(error.InvalidSpace, match=message_pattern(RANGE_MSG)):
         Discrete(n, start=start, dtype=dtype)
 
 
@@ -228,17 +243,17 @@ def test_probability_close_to_one_is_accepted() -> None:
 @pytest.mark.parametrize(
     ("kwargs", "match"),
     [
-        ({"mask": [1, 0, 1]}, "must be a numpy.ndarray"),
+        ({"mask": [1, 0, 1]}, message_pattern(ARRAY_TYPE_MSG)),
         ({"mask": np.array([1, 0, 1], dtype=np.int64)}, "must have dtype int8"),
         ({"mask": np.array([1, 0], dtype=np.int8)}, r"must have shape \(3,\)"),
-        ({"mask": np.array([[1, 0, 1]], dtype=np.int8)}, "must have shape"),
-        ({"mask": np.array([1, 2, 0], dtype=np.int8)}, "must be 0 or 1"),
-        ({"probability": [0.5, 0.5, 0.0]}, "must be a numpy.ndarray"),
+        ({"mask": np.array([[1, 0, 1]], dtype=np.int8)}, message_pattern(ARRAY_SHAPE_MSG)),
+        ({"mask": np.array([1, 2, 0], dtype=np.int8)}, message_pattern(MASK_VALUES_MSG)),
+        ({"probability": [0.5, 0.5, 0.0]}, message_pattern(ARRAY_TYPE_MSG)),
         ({"probability": np.array([0.5, 0.5, 0.0], dtype=np.float32)}, "dtype float64"),
-        ({"probability": np.array([0.5, 0.5])}, "must have shape"),
+        ({"probability": np.array([0.5, 0.5])}, message_pattern(ARRAY_SHAPE_MSG)),
         (
             {"mask": np.array([1, 0, 1], dtype=np.int8), "probability": np.full(3, 1 / 3)},
-            "only one of",
+            message_pattern(BOTH_GIVEN_MSG),
         ),
     ],
 )
@@ -251,10 +266,10 @@ def test_bad_masks_raise_invalid_mask(kwargs: dict[str, Any], match: str) -> Non
 @pytest.mark.parametrize(
     ("probability", "match"),
     [
-        (np.array([0.5, 0.6, -0.1]), r"lie in \[0, 1\]"),
-        (np.array([0.5, 0.5, np.nan]), r"lie in \[0, 1\]"),
-        (np.array([0.5, 0.2, 0.2]), "must sum to 1"),
-        (np.array([1.0, 1.0, 1.0]), "must sum to 1"),
+        (np.array([0.5, 0.6, -0.1]), message_pattern(PROBABILITY_VALUES_MSG)),
+        (np.array([0.5, 0.5, np.nan]), message_pattern(PROBABILITY_VALUES_MSG)),
+        (np.array([0.5, 0.2, 0.2]), message_pattern(PROBABILITY_SUM_MSG)),
+        (np.array([1.0, 1.0, 1.0]), message_pattern(PROBABILITY_SUM_MSG)),
     ],
 )
 def test_bad_probabilities_raise_invalid_probability(probability: Any, match: str) -> None:

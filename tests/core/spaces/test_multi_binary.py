@@ -10,8 +10,15 @@ from typing import Any
 import numpy as np
 import pytest
 
+from tests.support.messages import message_pattern
 from vecgym import error
-from vecgym.core.spaces.multi_binary import MultiBinary
+from vecgym.core.spaces.discrete import (
+    ARRAY_SHAPE_MSG,
+    ARRAY_TYPE_MSG,
+    BOTH_GIVEN_MSG,
+    PROBABILITY_VALUES_MSG,
+)
+from vecgym.core.spaces.multi_binary import MASK_VALUES_MSG, N_TYPE_MSG, MultiBinary
 
 
 @pytest.fixture
@@ -51,9 +58,9 @@ def test_attributes() -> None:
         (-2, "must be positive"),
         ((2, -1), "must be positive"),
         ([3, 0], "must be positive"),
-        (2.0, "int or a sequence of ints"),
-        ("ab", "int or a sequence of ints"),
-        (None, "int or a sequence of ints"),
+        (2.0, message_pattern(N_TYPE_MSG)),
+        ("ab", message_pattern(N_TYPE_MSG)),
+        (None, message_pattern(N_TYPE_MSG)),
     ],
 )
 def test_bad_n_raises_invalid_space(n: Any, match: str, gym_spaces: Any) -> None:
@@ -66,7 +73,7 @@ def test_bad_n_raises_invalid_space(n: Any, match: str, gym_spaces: Any) -> None
 
 @pytest.mark.parametrize("n", [True, [2.5], ["2"]])
 def test_nonsense_n_is_rejected(n: Any) -> None:
-    with pytest.raises(error.InvalidSpace, match="int or a sequence of ints"):
+    with pytest.raises(error.InvalidSpace, match=message_pattern(N_TYPE_MSG)):
         MultiBinary(n)
 
 
@@ -126,15 +133,15 @@ def test_mask_semantics() -> None:
 @pytest.mark.parametrize(
     ("kwargs", "match"),
     [
-        ({"mask": [0, 1, 2]}, "must be a numpy.ndarray"),
+        ({"mask": [0, 1, 2]}, message_pattern(ARRAY_TYPE_MSG)),
         ({"mask": np.array([0, 1, 2])}, "must have dtype int8"),
         ({"mask": np.array([0, 1], dtype=np.int8)}, r"must have shape \(3,\)"),
-        ({"mask": np.array([0, 1, 3], dtype=np.int8)}, "must be 0, 1 or 2"),
+        ({"mask": np.array([0, 1, 3], dtype=np.int8)}, message_pattern(MASK_VALUES_MSG)),
         ({"probability": np.array([0.5, 0.5, 0.5], dtype=np.float32)}, "dtype float64"),
-        ({"probability": np.array([0.5, 0.5])}, "must have shape"),
+        ({"probability": np.array([0.5, 0.5])}, message_pattern(ARRAY_SHAPE_MSG)),
         (
             {"mask": np.zeros(3, dtype=np.int8), "probability": np.zeros(3)},
-            "only one of",
+            message_pattern(BOTH_GIVEN_MSG),
         ),
     ],
 )
@@ -145,7 +152,7 @@ def test_bad_masks_raise_invalid_mask(kwargs: dict[str, Any], match: str) -> Non
 
 
 def test_bad_probabilities_raise_invalid_probability() -> None:
-    with pytest.raises(error.InvalidProbability, match=r"lie in \[0, 1\]"):
+    with pytest.raises(error.InvalidProbability, match=message_pattern(PROBABILITY_VALUES_MSG)):
         MultiBinary(3, seed=0).sample(probability=np.array([0.5, 1.5, 0.0]))
 
 

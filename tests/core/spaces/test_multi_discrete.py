@@ -10,9 +10,24 @@ from typing import Any
 import numpy as np
 import pytest
 
+from tests.support.messages import message_pattern
 from vecgym import error
-from vecgym.core.spaces.discrete import Discrete
-from vecgym.core.spaces.multi_discrete import MultiDiscrete
+from vecgym.core.spaces.discrete import (
+    ARRAY_TYPE_MSG,
+    BOTH_GIVEN_MSG,
+    MASK_VALUES_MSG,
+    PROBABILITY_SUM_MSG,
+    PROBABILITY_VALUES_MSG,
+    Discrete,
+)
+from vecgym.core.spaces.multi_discrete import (
+    LEN_WARNING,
+    MASK_TUPLE_MSG,
+    NVEC_VALUE_MSG,
+    SHAPES_DIFFER_MSG,
+    VALUES_TYPE_MSG,
+    MultiDiscrete,
+)
 
 
 @pytest.fixture
@@ -63,12 +78,12 @@ def test_bounds_are_read_only_copies() -> None:
 @pytest.mark.parametrize(
     ("kwargs", "match"),
     [
-        ({"nvec": [3, 0]}, "must all be positive"),
-        ({"nvec": [3, -1]}, "must all be positive"),
-        ({"nvec": [3, 4], "start": [1]}, "same shape"),
+        ({"nvec": [3, 0]}, message_pattern(NVEC_VALUE_MSG)),
+        ({"nvec": [3, -1]}, message_pattern(NVEC_VALUE_MSG)),
+        ({"nvec": [3, 4], "start": [1]}, message_pattern(SHAPES_DIFFER_MSG)),
         ({"nvec": [3, 4], "dtype": np.float32}, "integer dtype"),
         ({"nvec": [3, 4], "dtype": None}, "must be given"),
-        ({"nvec": [[1, 2], [3]]}, "array-like of integers"),
+        ({"nvec": [[1, 2], [3]]}, message_pattern(VALUES_TYPE_MSG)),
         ({"nvec": [300], "dtype": np.int8}, "must fit dtype int8"),
     ],
 )
@@ -85,14 +100,14 @@ def test_bad_arguments_raise_invalid_space(
 @pytest.mark.parametrize(
     ("kwargs", "match"),
     [
-        ({"nvec": [2.5, 3]}, "array-like of integers"),
-        ({"nvec": ["3"]}, "array-like of integers"),
-        ({"nvec": [True, True]}, "array-like of integers"),
+        ({"nvec": [2.5, 3]}, message_pattern(VALUES_TYPE_MSG)),
+        ({"nvec": ["3"]}, message_pattern(VALUES_TYPE_MSG)),
+        ({"nvec": [True, True]}, message_pattern(VALUES_TYPE_MSG)),
         ({"nvec": np.array([300]), "dtype": np.int8}, "must fit dtype"),  # would wrap to 44
         ({"nvec": [256], "dtype": np.uint8}, "must fit dtype"),
         ({"nvec": [100], "start": [100], "dtype": np.int8}, "must fit dtype"),
         ({"nvec": [3], "start": [-1], "dtype": np.uint8}, "must fit dtype"),
-        ({"nvec": [3], "start": [0.5]}, "array-like of integers"),
+        ({"nvec": [3], "start": [0.5]}, message_pattern(VALUES_TYPE_MSG)),
     ],
 )
 def test_values_that_would_be_truncated_or_wrapped_are_rejected(
@@ -220,14 +235,14 @@ def test_mask_semantics() -> None:
     [
         ({"mask": list(MASK)}, "must be a tuple of 3 entries"),
         ({"mask": MASK[:2]}, "must be a tuple of 3 entries"),
-        ({"mask": np.ones(3, dtype=np.int8)}, "must be a tuple"),
-        ({"mask": (MASK[0], MASK[1], [1, 1, 1, 1, 1])}, "must be a numpy.ndarray"),
+        ({"mask": np.ones(3, dtype=np.int8)}, message_pattern(MASK_TUPLE_MSG)),
+        ({"mask": (MASK[0], MASK[1], [1, 1, 1, 1, 1])}, message_pattern(ARRAY_TYPE_MSG)),
         ({"mask": (MASK[0], MASK[1], np.ones(4, np.int8))}, r"must have shape \(5,\)"),
         ({"mask": (MASK[0], MASK[1], np.ones(5, np.int64))}, "must have dtype int8"),
-        ({"mask": (MASK[0], MASK[1], np.full(5, 2, np.int8))}, "must be 0 or 1"),
+        ({"mask": (MASK[0], MASK[1], np.full(5, 2, np.int8))}, message_pattern(MASK_VALUES_MSG)),
         ({"probability": (PROBABILITY[0], PROBABILITY[1], MASK[2])}, "dtype float64"),
-        ({"probability": (PROBABILITY[0], PROBABILITY[1])}, "must be a tuple"),
-        ({"mask": MASK, "probability": PROBABILITY}, "only one of"),
+        ({"probability": (PROBABILITY[0], PROBABILITY[1])}, message_pattern(MASK_TUPLE_MSG)),
+        ({"mask": MASK, "probability": PROBABILITY}, message_pattern(BOTH_GIVEN_MSG)),
     ],
 )
 def test_bad_masks_raise_invalid_mask(kwargs: dict[str, Any], match: str) -> None:
@@ -239,8 +254,8 @@ def test_bad_masks_raise_invalid_mask(kwargs: dict[str, Any], match: str) -> Non
 @pytest.mark.parametrize(
     ("leaf", "match"),
     [
-        (np.array([0.5, 0.6, -0.1, 0.0, 0.0]), r"lie in \[0, 1\]"),
-        (np.array([0.5, 0.2, 0.0, 0.0, 0.0]), "must sum to 1"),
+        (np.array([0.5, 0.6, -0.1, 0.0, 0.0]), message_pattern(PROBABILITY_VALUES_MSG)),
+        (np.array([0.5, 0.2, 0.0, 0.0, 0.0]), message_pattern(PROBABILITY_SUM_MSG)),
     ],
 )
 def test_bad_probabilities_raise_invalid_probability(leaf: Any, match: str) -> None:
@@ -278,7 +293,7 @@ def test_getitem_copies_state_without_sharing_it() -> None:
 
 def test_len() -> None:
     assert len(MultiDiscrete([2, 3, 4])) == 3
-    with pytest.warns(UserWarning, match="multi-dimensional MultiDiscrete"):
+    with pytest.warns(UserWarning, match=message_pattern(LEN_WARNING)):
         assert len(MultiDiscrete([[2, 3], [4, 5], [6, 7]])) == 3
 
 

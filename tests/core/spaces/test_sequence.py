@@ -12,8 +12,17 @@ import numpy as np
 import pytest
 
 import vecgym.spaces as vspaces
+from tests.support.messages import message_pattern
 from tests.support.space_values import assert_same_value
 from vecgym import error
+from vecgym.core.spaces.sequence import (
+    LENGTH_DTYPE_MSG,
+    LENGTH_NDIM_MSG,
+    MASK_FORM_MSG,
+    SEED_LENGTH_MSG,
+    SEED_TYPE_MSG,
+)
+from vecgym.core.spaces.tuple import BOTH_MASKS_MSG
 from vecgym.spaces import Box, Discrete, Sequence
 
 gymnasium = pytest.importorskip("gymnasium")
@@ -117,9 +126,9 @@ def test_int_seed_equals_pair_seed_for_lengths() -> None:
 
 def test_seed_errors() -> None:
     space = Sequence(Discrete(2))
-    with pytest.raises(ValueError, match="two values"):
+    with pytest.raises(ValueError, match=message_pattern(SEED_LENGTH_MSG)):
         space.seed([1, 2, 3])
-    with pytest.raises(TypeError, match="Expected None"):
+    with pytest.raises(TypeError, match=message_pattern(SEED_TYPE_MSG)):
         space.seed(1.5)  # type: ignore[arg-type]
 
 
@@ -130,19 +139,19 @@ def test_constructor_rejects_non_space() -> None:
 
 def test_mask_errors() -> None:
     space = Sequence(Discrete(3))
-    with pytest.raises(error.InvalidMask, match="Only one of"):
+    with pytest.raises(error.InvalidMask, match=message_pattern(BOTH_MASKS_MSG)):
         space.sample(mask=(None, None), probability=(None, None))
     with pytest.raises(error.InvalidMask, match="must be >= 0"):
         space.sample(mask=(-1, None))
-    with pytest.raises(error.InvalidMask, match="1-dimensional"):
+    with pytest.raises(error.InvalidMask, match=message_pattern(LENGTH_NDIM_MSG)):
         space.sample(mask=(np.array([[1, 2]]), None))
     with pytest.raises(error.InvalidMask, match="must be >= 0"):
         space.sample(probability=(np.array([1, -2]), None))
-    with pytest.raises(error.InvalidMask, match="integer dtype"):
+    with pytest.raises(error.InvalidMask, match=message_pattern(LENGTH_DTYPE_MSG)):
         space.sample(mask=(np.array([1.0, 2.0]), None))
     with pytest.raises(TypeError, match="length part"):
         space.sample(mask=(2.5, None))  # type: ignore[arg-type]
-    with pytest.raises(error.InvalidMask, match="to be a tuple"):
+    with pytest.raises(error.InvalidMask, match=message_pattern(MASK_FORM_MSG)):
         space.sample(mask=3)  # type: ignore[arg-type]
 
 

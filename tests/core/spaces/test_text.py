@@ -10,8 +10,27 @@ from typing import Any
 import numpy as np
 import pytest
 
+from tests.support.messages import message_pattern
 from vecgym import error
-from vecgym.core.spaces.text import Text, alphanumeric
+from vecgym.core.spaces.discrete import (
+    ARRAY_TYPE_MSG,
+    BOTH_GIVEN_MSG,
+    PROBABILITY_SUM_MSG,
+    PROBABILITY_VALUES_MSG,
+)
+from vecgym.core.spaces.text import (
+    CHARSET_ELEMENT_MSG,
+    CHARSET_ELEMENT_TYPE_MSG,
+    CHARSET_TYPE_MSG,
+    LENGTHS_ORDER_MSG,
+    MASK_LENGTH_TYPE_MSG,
+    MASK_TUPLE_MSG,
+    MASK_VALUES_MSG,
+    MIN_LENGTH_MSG,
+    NO_CHARACTER_MSG,
+    Text,
+    alphanumeric,
+)
 
 
 @pytest.fixture
@@ -61,10 +80,10 @@ def test_numpy_integer_lengths() -> None:
 @pytest.mark.parametrize(
     ("kwargs", "match"),
     [
-        ({"max_length": 5, "min_length": 6}, "less than or equal to max_length"),
-        ({"max_length": 5, "min_length": -1}, "must be non-negative"),
-        ({"max_length": 5, "charset": {"ab", "c"}}, "single-character strings"),
-        ({"max_length": 5, "charset": ["x", ""]}, "single-character strings"),
+        ({"max_length": 5, "min_length": 6}, message_pattern(LENGTHS_ORDER_MSG)),
+        ({"max_length": 5, "min_length": -1}, message_pattern(MIN_LENGTH_MSG)),
+        ({"max_length": 5, "charset": {"ab", "c"}}, message_pattern(CHARSET_ELEMENT_MSG)),
+        ({"max_length": 5, "charset": ["x", ""]}, message_pattern(CHARSET_ELEMENT_MSG)),
     ],
 )
 def test_bad_arguments_raise_invalid_space(
@@ -83,8 +102,8 @@ def test_bad_arguments_raise_invalid_space(
         ({"max_length": 5.0}, "max_length must be an integer"),
         ({"max_length": 5, "min_length": 1.0}, "min_length must be an integer"),
         ({"max_length": True}, "max_length must be an integer"),
-        ({"max_length": 5, "charset": 5}, "charset must be a string"),
-        ({"max_length": 5, "charset": {1, 2}}, "must be strings"),
+        ({"max_length": 5, "charset": 5}, message_pattern(CHARSET_TYPE_MSG)),
+        ({"max_length": 5, "charset": {1, 2}}, message_pattern(CHARSET_ELEMENT_TYPE_MSG)),
     ],
 )
 def test_bad_types_raise_type_error(kwargs: dict[str, Any], match: str, gym_spaces: Any) -> None:
@@ -177,7 +196,7 @@ def test_mask_semantics() -> None:
 
 def test_all_zero_mask_with_positive_min_length_raises() -> None:
     space = Text(6, min_length=1, charset="abcd", seed=0)
-    with pytest.raises(error.InvalidMask, match="allows no character"):
+    with pytest.raises(error.InvalidMask, match=message_pattern(NO_CHARACTER_MSG)):
         space.sample(mask=(None, np.zeros(4, dtype=np.int8)))
 
 
@@ -190,17 +209,17 @@ def test_probability_close_to_one_is_accepted() -> None:
 @pytest.mark.parametrize(
     ("kwargs", "match"),
     [
-        ({"mask": np.array([1, 0, 1], dtype=np.int8)}, r"must be a tuple \(length, array\)"),
-        ({"mask": (None,)}, r"must be a tuple \(length, array\)"),
-        ({"mask": (2.0, None)}, "length must be an integer"),
+        ({"mask": np.array([1, 0, 1], dtype=np.int8)}, message_pattern(MASK_TUPLE_MSG)),
+        ({"mask": (None,)}, message_pattern(MASK_TUPLE_MSG)),
+        ({"mask": (2.0, None)}, message_pattern(MASK_LENGTH_TYPE_MSG)),
         ({"mask": (9, None)}, r"length must lie in \[1, 6\]"),
         ({"mask": (0, None)}, r"length must lie in \[1, 6\]"),
-        ({"mask": (None, [1, 0, 1])}, "must be a numpy.ndarray"),
+        ({"mask": (None, [1, 0, 1])}, message_pattern(ARRAY_TYPE_MSG)),
         ({"mask": (None, np.array([1, 0, 1]))}, "must have dtype int8"),
         ({"mask": (None, np.array([1, 0], dtype=np.int8))}, r"must have shape \(3,\)"),
-        ({"mask": (None, np.array([1, 0, 5], dtype=np.int8))}, "must be 0 or 1"),
+        ({"mask": (None, np.array([1, 0, 5], dtype=np.int8))}, message_pattern(MASK_VALUES_MSG)),
         ({"probability": (None, np.array([0.5, 0.5, 0.0], dtype=np.float32))}, "float64"),
-        ({"mask": (None, None), "probability": (None, None)}, "only one of"),
+        ({"mask": (None, None), "probability": (None, None)}, message_pattern(BOTH_GIVEN_MSG)),
     ],
 )
 def test_bad_masks_raise_invalid_mask(kwargs: dict[str, Any], match: str) -> None:
@@ -212,8 +231,8 @@ def test_bad_masks_raise_invalid_mask(kwargs: dict[str, Any], match: str) -> Non
 @pytest.mark.parametrize(
     ("probability", "match"),
     [
-        (np.array([0.5, 0.6, -0.1]), r"lie in \[0, 1\]"),
-        (np.array([0.5, 0.2, 0.2]), "must sum to 1"),
+        (np.array([0.5, 0.6, -0.1]), message_pattern(PROBABILITY_VALUES_MSG)),
+        (np.array([0.5, 0.2, 0.2]), message_pattern(PROBABILITY_SUM_MSG)),
     ],
 )
 def test_bad_probabilities_raise_invalid_probability(probability: Any, match: str) -> None:

@@ -8,8 +8,10 @@ import numpy as np
 import pytest
 
 import vecgym
+from tests.support.messages import message_pattern
 from vecgym import error
 from vecgym.envs.classic_control import CartPoleEnv
+from vecgym.envs.classic_control.cartpole import STEP_AFTER_TERMINATED_MSG
 
 gymnasium = pytest.importorskip("gymnasium")
 from gymnasium.envs.classic_control import CartPoleEnv as GymCartPoleEnv  # noqa: E402
@@ -80,9 +82,9 @@ def test_stepping_after_termination_warns_once_as_gymnasium(sutton_barto_reward:
     theirs.reset(seed=3)
     assert fall(ours) == fall(theirs)
     assert ours.steps_beyond_terminated == theirs.steps_beyond_terminated == 0
-    with pytest.warns(UserWarning, match="already returned terminated = True"):
+    with pytest.warns(UserWarning, match=message_pattern(STEP_AFTER_TERMINATED_MSG)):
         first = ours.step(0)
-    with pytest.warns(UserWarning, match="already returned terminated = True"):
+    with pytest.warns(UserWarning, match=message_pattern(STEP_AFTER_TERMINATED_MSG)):
         first_theirs = theirs.step(0)
     assert first[1:] == first_theirs[1:]
     assert first[1] == (-1.0 if sutton_barto_reward else 0.0)

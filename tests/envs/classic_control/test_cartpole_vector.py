@@ -7,14 +7,25 @@ import numpy as np
 import pytest
 
 import vecgym
+from tests.support.messages import message_pattern
 from tests.support.vector_reference import (
     NextStepReference,
     assert_same_array_infos,
     reset_ended_envs_both,
 )
 from vecgym import error
+from vecgym.envs._render_base import UNSUPPORTED_RENDER_MODE_MSG
 from vecgym.envs.classic_control.cartpole import CartPoleEnv, CartPoleVectorEnv
+from vecgym.envs.classic_control.utils import BOUNDS_ORDER_MSG
 from vecgym.vector import AutoresetMode, SyncVectorEnv
+from vecgym.vector.numpy_vector_env import (
+    ACTIONS_SHAPE_MSG,
+    CLOSED_MSG,
+    DISCRETE_ACTIONS_MSG,
+    MAX_STEPS_MSG,
+    NUM_ENVS_MSG,
+)
+from vecgym.vector.numpy_vector_env import NO_RENDER_MODE_MSG as VECTOR_NO_RENDER_MODE_MSG
 
 MODES = [AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP, AutoresetMode.DISABLED]
 NUM_ENVS = 4
@@ -144,7 +155,7 @@ def test_reset_seeds_options_and_mask() -> None:
     again, _ = envs.reset(seed=9, options={"reset_mask": np.array([False, True, False])})
     np.testing.assert_array_equal(again[[0, 2]], obs[[0, 2]])
     np.testing.assert_array_equal(again[1], CartPoleEnv().reset(seed=10)[0])
-    with pytest.raises(ValueError, match="must not exceed"):
+    with pytest.raises(ValueError, match=message_pattern(BOUNDS_ORDER_MSG)):
         envs.reset(options={"low": 1.0, "high": 0.0})
     with pytest.raises(ValueError, match="length must match"):
         envs.reset(seed=[1, 2])
@@ -165,10 +176,10 @@ def test_sutton_barto_reward() -> None:
 @pytest.mark.parametrize(
     ("actions", "exception", "match"),
     [
-        (np.array([0, 1]), ValueError, "expected a batch of 3 actions"),
-        (np.array([0, 1, 2]), error.InvalidAction, "actions must be integers in"),
-        (np.array([0.0, 1.0, 1.0]), error.InvalidAction, "actions must be integers in"),
-        (np.array([[0, 1, 1]]), ValueError, "expected a batch of 3 actions"),
+        (np.array([0, 1]), ValueError, message_pattern(ACTIONS_SHAPE_MSG, 3)),
+        (np.array([0, 1, 2]), error.InvalidAction, message_pattern(DISCRETE_ACTIONS_MSG)),
+        (np.array([0.0, 1.0, 1.0]), error.InvalidAction, message_pattern(DISCRETE_ACTIONS_MSG)),
+        (np.array([[0, 1, 1]]), ValueError, message_pattern(ACTIONS_SHAPE_MSG, 3)),
     ],
 )
 def test_bad_actions(actions: np.ndarray, exception: type[Exception], match: str) -> None:
@@ -183,13 +194,13 @@ def test_errors_before_reset_after_close_and_bad_arguments() -> None:
     with pytest.raises(error.ResetNeeded):
         envs.step(np.zeros(2, dtype=np.int64))
     envs.close()
-    with pytest.raises(error.ClosedEnvironmentError, match="after a call to `close"):
+    with pytest.raises(error.ClosedEnvironmentError, match=message_pattern(CLOSED_MSG)):
         envs.reset(seed=0)
-    with pytest.raises(ValueError, match="num_envs must be a positive integer"):
+    with pytest.raises(ValueError, match=message_pattern(NUM_ENVS_MSG)):
         CartPoleVectorEnv(num_envs=0)
-    with pytest.raises(ValueError, match="max_episode_steps must be"):
+    with pytest.raises(ValueError, match=message_pattern(MAX_STEPS_MSG)):
         CartPoleVectorEnv(max_episode_steps=0)
-    with pytest.raises(error.UnsupportedMode, match="render_mode must be"):
+    with pytest.raises(error.UnsupportedMode, match=message_pattern(UNSUPPORTED_RENDER_MODE_MSG)):
         CartPoleVectorEnv(render_mode="human")
     with pytest.raises(ValueError, match="AutoresetMode"):
         CartPoleVectorEnv(autoreset_mode="Sometimes")
@@ -207,5 +218,5 @@ def test_render_returns_one_frame_per_env() -> None:
     np.testing.assert_array_equal(frames[1], single.render())
     quiet = CartPoleVectorEnv(num_envs=2)
     quiet.reset(seed=0)
-    with pytest.warns(UserWarning, match="without specifying any render mode"):
+    with pytest.warns(UserWarning, match=message_pattern(VECTOR_NO_RENDER_MODE_MSG)):
         assert quiet.render() is None

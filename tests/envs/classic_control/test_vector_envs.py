@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import vecgym
+from tests.support.messages import message_pattern
 from tests.support.vector_reference import (
     NextStepReference,
     assert_same_array_infos,
@@ -24,8 +25,19 @@ from vecgym.envs.classic_control.continuous_mountain_car import (
 )
 from vecgym.envs.classic_control.mountain_car import MountainCarEnv, MountainCarVectorEnv
 from vecgym.envs.classic_control.pendulum import PendulumEnv, PendulumVectorEnv, scalar_square
+from vecgym.envs.classic_control.utils import NOT_A_NUMBER_MSG
 from vecgym.vector import AutoresetMode, SyncVectorEnv
-from vecgym.vector.numpy_vector_env import NumpyVectorEnv
+from vecgym.vector.numpy_vector_env import (
+    ACTIONS_SHAPE_MSG,
+    BOX_ACTIONS_DTYPE_MSG,
+    CLOSED_MSG,
+    DISCRETE_ACTIONS_MSG,
+    MAX_STEPS_MSG,
+    NO_RENDER_MODE_MSG,
+    NUM_ENVS_MSG,
+    UNSUPPORTED_RENDER_MODE_MSG,
+    NumpyVectorEnv,
+)
 
 MODES = list(AutoresetMode)
 NUM_ENVS = 4
@@ -174,7 +186,7 @@ def test_reset_options_seeds_and_mask(env_id: str, options: dict[str, float]) ->
     again, _ = envs.reset(seed=9, options={"reset_mask": np.array([False, True, False])})
     np.testing.assert_array_equal(again[[0, 2]], obs[[0, 2]])
     np.testing.assert_array_equal(again[1], single.reset(seed=10)[0], strict=True)
-    with pytest.raises(ValueError, match="must be a real number"):
+    with pytest.raises(ValueError, match=message_pattern(NOT_A_NUMBER_MSG)):
         envs.reset(options={"low": "x", "x_init": "x"})
 
 
@@ -211,18 +223,33 @@ def test_render_reuses_the_single_env_drawing(env_id: str) -> None:
     np.testing.assert_array_equal(frames[1], expected)
     quiet = VECTOR_CLASSES[env_id](num_envs=2)
     quiet.reset(seed=0)
-    with pytest.warns(UserWarning, match="without specifying any render mode"):
+    with pytest.warns(UserWarning, match=message_pattern(NO_RENDER_MODE_MSG)):
         assert quiet.render() is None
 
 
 @pytest.mark.parametrize(
     ("env_id", "actions", "exception", "match"),
     [
-        ("MountainCar-v0", np.array([0, 1]), ValueError, "expected a batch of 3 actions"),
-        ("MountainCar-v0", np.array([0, 1, 3]), error.InvalidAction, "must be integers in"),
-        ("Acrobot-v1", np.array([0.0, 1.0, 2.0]), error.InvalidAction, "must be integers in"),
-        ("Pendulum-v1", np.zeros(3), ValueError, "expected a batch of 3 actions"),
-        ("Pendulum-v1", np.full((3, 1), "a"), error.InvalidAction, "must be real numbers"),
+        ("MountainCar-v0", np.array([0, 1]), ValueError, message_pattern(ACTIONS_SHAPE_MSG, 3)),
+        (
+            "MountainCar-v0",
+            np.array([0, 1, 3]),
+            error.InvalidAction,
+            message_pattern(DISCRETE_ACTIONS_MSG),
+        ),
+        (
+            "Acrobot-v1",
+            np.array([0.0, 1.0, 2.0]),
+            error.InvalidAction,
+            message_pattern(DISCRETE_ACTIONS_MSG),
+        ),
+        ("Pendulum-v1", np.zeros(3), ValueError, message_pattern(ACTIONS_SHAPE_MSG, 3)),
+        (
+            "Pendulum-v1",
+            np.full((3, 1), "a"),
+            error.InvalidAction,
+            message_pattern(BOX_ACTIONS_DTYPE_MSG),
+        ),
     ],
 )
 def test_bad_actions(
@@ -240,13 +267,13 @@ def test_errors_before_reset_after_close_and_bad_arguments() -> None:
         envs.step(np.zeros((2, 1), dtype=np.float32))
     envs.close()
     envs.close()
-    with pytest.raises(error.ClosedEnvironmentError, match="after a call to `close"):
+    with pytest.raises(error.ClosedEnvironmentError, match=message_pattern(CLOSED_MSG)):
         envs.reset(seed=0)
-    with pytest.raises(ValueError, match="num_envs must be a positive integer"):
+    with pytest.raises(ValueError, match=message_pattern(NUM_ENVS_MSG)):
         AcrobotVectorEnv(num_envs=True)
-    with pytest.raises(ValueError, match="max_episode_steps must be"):
+    with pytest.raises(ValueError, match=message_pattern(MAX_STEPS_MSG)):
         MountainCarVectorEnv(max_episode_steps=-3)
-    with pytest.raises(error.UnsupportedMode, match="render_mode must be"):
+    with pytest.raises(error.UnsupportedMode, match=message_pattern(UNSUPPORTED_RENDER_MODE_MSG)):
         Continuous_MountainCarVectorEnv(render_mode="human")
 
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tests.support.messages import message_pattern
 from vecgym.envs.rendering import raster
+from vecgym.envs.rendering.raster import CANVAS_SIZE_MSG, CANVAS_TYPE_MSG, POLYGON_MSG, POLYLINE_MSG
 
 BLACK = (0, 0, 0)
 RED = (255, 0, 0)
@@ -24,12 +26,12 @@ def test_new_canvas_shape_dtype_and_colour() -> None:
 
 @pytest.mark.parametrize(("height", "width"), [(0, 5), (5, -1), (2.5, 3)])
 def test_new_canvas_rejects_bad_sizes(height: float, width: float) -> None:
-    with pytest.raises(ValueError, match="positive integers"):
+    with pytest.raises(ValueError, match=message_pattern(CANVAS_SIZE_MSG)):
         raster.new_canvas(height, width)  # type: ignore[arg-type]
 
 
 def test_drawing_rejects_a_non_canvas() -> None:
-    with pytest.raises(ValueError, match="uint8 array of shape"):
+    with pytest.raises(ValueError, match=message_pattern(CANVAS_TYPE_MSG)):
         raster.fill_rect(np.zeros((4, 4, 3)), 0, 0, 2, 2, BLACK)  # type: ignore[arg-type]
 
 
@@ -75,7 +77,7 @@ def test_fill_polygon_non_convex_uses_even_odd() -> None:
 
 
 def test_fill_polygon_rejects_too_few_points() -> None:
-    with pytest.raises(ValueError, match="at least 3 points"):
+    with pytest.raises(ValueError, match=message_pattern(POLYGON_MSG)):
         raster.fill_polygon(raster.new_canvas(4, 4), [(0, 0), (1, 1)], BLACK)
 
 
@@ -110,7 +112,7 @@ def test_draw_polyline_and_arc() -> None:
     mask = painted(canvas)
     assert mask[0].all()
     assert mask[:, 9].all()
-    with pytest.raises(ValueError, match="at least 2 points"):
+    with pytest.raises(ValueError, match=message_pattern(POLYLINE_MSG)):
         raster.draw_polyline(canvas, [(0, 0)], BLACK)
     ring = raster.new_canvas(21, 21)
     raster.draw_arc(ring, 10.5, 10.5, 8, 0, 2 * np.pi, BLACK, width=2)

@@ -10,8 +10,11 @@ import pytest
 
 import vecgym
 from tests.support.fake_pygame import make_fake_pygame
+from tests.support.messages import message_pattern
 from vecgym import error
-from vecgym.envs.rendering.font import draw_text, text_size
+from vecgym.envs._render_base import NO_RENDER_MODE_MSG, UNSUPPORTED_RENDER_MODE_MSG
+from vecgym.envs.rendering.display import HUMAN_EXTRA_MSG
+from vecgym.envs.rendering.font import SCALE_MSG, draw_text, text_size
 from vecgym.envs.toy_text import BlackjackEnv, CliffWalkingEnv, FrozenLakeEnv, TaxiEnv
 
 # (class, kwargs, expected frame shape (height, width, 3)) — Gymnasium's window sizes.
@@ -133,12 +136,12 @@ def test_blackjack_frame_shows_the_sum_and_card() -> None:
 def test_no_render_mode_warns(cls: type[Any]) -> None:
     env = cls()
     env.reset(seed=0)
-    with pytest.warns(UserWarning, match="without specifying any render mode"):
+    with pytest.warns(UserWarning, match=message_pattern(NO_RENDER_MODE_MSG)):
         assert env.render() is None
 
 
 def test_unsupported_render_mode_is_rejected() -> None:
-    with pytest.raises(error.UnsupportedMode, match="render_mode must be None or one of"):
+    with pytest.raises(error.UnsupportedMode, match=message_pattern(UNSUPPORTED_RENDER_MODE_MSG)):
         BlackjackEnv(render_mode="ansi")  # Blackjack has no text picture
     with pytest.raises(error.UnsupportedMode, match="got 'rgb'"):
         TaxiEnv(render_mode="rgb")
@@ -150,7 +153,7 @@ def test_human_mode_without_the_extra_names_it(
 ) -> None:
     monkeypatch.setitem(sys.modules, "pygame", None)  # importing pygame fails
     env = cls(render_mode="human")  # constructing never needs the extra
-    with pytest.raises(error.DependencyNotInstalled, match=r'pip install "vecgym\[human\]"'):
+    with pytest.raises(error.DependencyNotInstalled, match=message_pattern(HUMAN_EXTRA_MSG)):
         env.reset(seed=0)
     env.close()
 
@@ -192,5 +195,5 @@ def test_font_text_size_and_clipping() -> None:
     canvas = np.full((10, 10, 3), 255, dtype=np.uint8)
     draw_text(canvas, "8", -2, 5, 2, (0, 0, 0))  # partly outside: clipped, no error
     assert (canvas == 0).any()
-    with pytest.raises(ValueError, match="scale must be a positive integer"):
+    with pytest.raises(ValueError, match=message_pattern(SCALE_MSG)):
         draw_text(canvas, "8", 0, 0, 0, (0, 0, 0))

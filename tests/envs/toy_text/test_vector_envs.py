@@ -12,14 +12,18 @@ import numpy as np
 import pytest
 
 import vecgym
+from tests.support.messages import message_pattern
 from tests.support.vector_reference import NextStepReference
 from vecgym import error
+from vecgym.envs._render_base import UNSUPPORTED_RENDER_MODE_MSG
 from vecgym.envs.toy_text._vector_base import ToyTextVectorEnv, draws_for
 from vecgym.envs.toy_text.blackjack import BlackjackVectorEnv
 from vecgym.envs.toy_text.cliffwalking import CliffWalkingVectorEnv
 from vecgym.envs.toy_text.frozen_lake import FrozenLakeVectorEnv
 from vecgym.envs.toy_text.taxi import TaxiVectorEnv
 from vecgym.vector import AutoresetMode, SyncVectorEnv
+from vecgym.vector.numpy_vector_env import ACTIONS_SHAPE_MSG
+from vecgym.vector.numpy_vector_env import NO_RENDER_MODE_MSG as VECTOR_NO_RENDER_MODE_MSG
 
 MODES = list(AutoresetMode)
 NUM_ENVS = 4
@@ -299,12 +303,12 @@ def test_ansi_texts_are_the_single_envs_texts(env_id: str) -> None:
 
 
 def test_render_errors_and_metadata() -> None:
-    with pytest.raises(error.UnsupportedMode, match="render_mode must be None or one of"):
+    with pytest.raises(error.UnsupportedMode, match=message_pattern(UNSUPPORTED_RENDER_MODE_MSG)):
         BlackjackVectorEnv(render_mode="ansi")
     envs = TaxiVectorEnv(num_envs=2)
     assert envs.metadata["render_fps"] == 4
     assert set(envs.metadata["render_modes"]) == {"rgb_array", "ansi"}
-    with pytest.warns(UserWarning, match="without specifying any render mode"):
+    with pytest.warns(UserWarning, match=message_pattern(VECTOR_NO_RENDER_MODE_MSG)):
         assert envs.render() is None
 
 
@@ -324,7 +328,7 @@ def test_registration_seeding_and_bad_actions(
     assert len(envs.np_random) == 3
     with pytest.raises(error.InvalidAction):
         envs.step(np.full(3, envs.single_action_space.n))
-    with pytest.raises(ValueError, match="expected a batch of 3 actions"):
+    with pytest.raises(ValueError, match=message_pattern(ACTIONS_SHAPE_MSG, 3)):
         envs.step(np.zeros(2, dtype=np.int64))
     envs.close()
     with pytest.raises(error.ClosedEnvironmentError):

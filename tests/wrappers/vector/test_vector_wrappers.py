@@ -10,9 +10,17 @@ import pytest
 import vecgym
 import vecgym.wrappers.vector as vw
 from tests.support.counting_env import CountingEnv
+from tests.support.messages import message_pattern
 from vecgym import error
 from vecgym.spaces import Box, Dict
 from vecgym.vector import AutoresetMode, SyncVectorEnv
+from vecgym.wrappers.vector.stateful_observation import (
+    DELAY_VALUE_MSG,
+    MAX_STEPS_MSG,
+    PADDING_MSG,
+    STACK_SIZE_VALUE_MSG,
+    TIME_KEY_EXISTS_MSG,
+)
 
 gymnasium = pytest.importorskip("gymnasium")
 gvw = pytest.importorskip("gymnasium.wrappers.vector")
@@ -224,19 +232,19 @@ def test_box_only_wrappers_refuse_discrete_spaces() -> None:
 
 def test_bad_arguments_at_construction() -> None:
     envs = SyncVectorEnv([lambda: CountingEnv() for _ in range(2)])
-    with pytest.raises(ValueError, match="greater than zero"):
+    with pytest.raises(ValueError, match=message_pattern(STACK_SIZE_VALUE_MSG)):
         vw.FrameStackObservation(envs, -1)
-    with pytest.raises(ValueError, match="greater than zero"):
+    with pytest.raises(ValueError, match=message_pattern(STACK_SIZE_VALUE_MSG)):
         vw.FrameStackObservation(envs, 0)
     with pytest.raises(TypeError, match="integer"):
         vw.FrameStackObservation(envs, 2.0)  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match="padding_type"):
+    with pytest.raises(ValueError, match=message_pattern(PADDING_MSG)):
         vw.FrameStackObservation(envs, 2, padding_type="zeros")
-    with pytest.raises(ValueError, match="greater than or equal to zero"):
+    with pytest.raises(ValueError, match=message_pattern(DELAY_VALUE_MSG)):
         vw.DelayObservation(envs, -1)
     with pytest.raises(TypeError, match="integer"):
         vw.DelayObservation(envs, 1.5)  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match="max_episode_steps"):
+    with pytest.raises(ValueError, match=message_pattern(MAX_STEPS_MSG)):
         vw.TimeAwareObservation(envs)
     with pytest.raises(error.InvalidBound, match="gamma"):
         vw.NormalizeReward(envs, gamma=1.5)
@@ -268,7 +276,7 @@ def test_time_aware_dict_space_and_key_clash() -> None:
     wrapped.step(np.zeros(2, dtype=np.int64))
     obs = wrapped.step(np.zeros(2, dtype=np.int64))[0]
     assert obs["time"].ravel().tolist() == [2, 2]
-    with pytest.raises(ValueError, match="already exists"):
+    with pytest.raises(ValueError, match=message_pattern(TIME_KEY_EXISTS_MSG)):
         vw.TimeAwareObservation(envs, dict_time_key="x", max_episode_steps=10)
     envs.close()
 
