@@ -7,8 +7,10 @@ from typing import Any
 import numpy as np
 import pytest
 
+from tests.support.messages import message_pattern
 from vecgym.cli.measure import (
     COUNT_ALL,
+    SECONDS_MSG,
     Measurement,
     Stepper,
     measure_pool,
@@ -73,7 +75,7 @@ def test_single_env_counts_steps_not_resets() -> None:
 
 
 def test_seconds_must_be_positive() -> None:
-    with pytest.raises(ValueError, match="seconds must be a number > 0, got 0"):
+    with pytest.raises(ValueError, match=message_pattern(SECONDS_MSG, 0)):
         measure_single_env(GoodEnv(), [0], 0)
 
 

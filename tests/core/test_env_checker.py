@@ -23,6 +23,7 @@ from vecgym.core import env_checker as ec
 from vecgym.core.env_checker import (
     MSG_RESET_NO_OPTIONS,
     MSG_RESET_OBS_NOT_DETERMINISTIC,
+    MSG_STEP_NOT_EQUIVALENT,
     MSG_STEP_RNG_NOT_UPDATED,
 )
 from vecgym.core.passive_env_checker import MSG_RENDER_MODE_UNSUPPORTED
@@ -561,7 +562,9 @@ def test_check_step_determinism_skipped_for_nondeterministic_spec() -> None:
 
 
 def test_check_env_catches_nondeterministic_step() -> None:
-    with pytest.raises(AssertionError, match="Deterministic step observations are not equivalent"):
+    with pytest.raises(
+        AssertionError, match=message_pattern(MSG_STEP_NOT_EQUIVALENT, what="observations")
+    ):
         ec.check_env(env(step=ce.step_unseeded_obs), skip_render_check=True)
 
 

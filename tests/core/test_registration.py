@@ -19,10 +19,16 @@ from vecgym.core.registration import (
     BAD_ENTRY_POINT_MSG,
     BAD_ENV_SPEC_JSON_MSG,
     BAD_WRAPPER_SPEC_JSON_MSG,
+    DEPRECATED_VERSION_MSG,
     MALFORMED_ID_MSG,
     MODULE_IMPORT_FAILED_MSG,
+    NAMESPACE_NOT_FOUND_MSG,
+    NAMESPACE_OVERRIDDEN_MSG,
     NO_ENTRY_POINT_MSG,
+    NOT_REGISTERED_MSG,
     OUT_OF_DATE_MSG,
+    OVERRIDING_MSG,
+    UNVERSIONED_MSG,
     VERSIONED_BESIDE_UNVERSIONED_MSG,
     EnvSpec,
     Registry,
@@ -309,7 +315,7 @@ def test_register_versioned_beside_unversioned() -> None:
 
 def test_register_override_warns() -> None:
     reg = _registry("Maze-v0")
-    with pytest.warns(UserWarning, match="Overriding environment Maze-v0 already in registry"):
+    with pytest.warns(UserWarning, match=message_pattern(OVERRIDING_MSG, env_id="Maze-v0")):
         reg.register("Maze-v0", entry_point=ENTRY, max_episode_steps=3)
     assert reg["Maze-v0"].max_episode_steps == 3
 
@@ -355,7 +361,7 @@ def test_namespace_kwarg_override_warns() -> None:
     reg = Registry()
     with (
         reg.namespace("demo"),
-        pytest.warns(UserWarning, match="Custom namespace `mine` is being overridden by"),
+        pytest.warns(UserWarning, match=message_pattern(NAMESPACE_OVERRIDDEN_MSG, custom="mine")),
     ):
         reg.register("Maze-v0", entry_point=ENTRY, kwargs={"namespace": "mine"})
     assert "demo/Maze-v0" in reg
@@ -383,7 +389,7 @@ def test_find_spec_exact() -> None:
 
 def test_find_spec_unversioned_uses_latest() -> None:
     reg = _registry("Maze-v0", "Maze-v2")
-    with pytest.warns(UserWarning, match="Using the latest versioned environment `Maze-v2`"):
+    with pytest.warns(UserWarning, match=message_pattern(UNVERSIONED_MSG, latest_id="Maze-v2")):
         assert reg.find_spec("Maze") is reg["Maze-v2"]
 
 
@@ -399,7 +405,9 @@ def test_find_spec_unregistered_old_version_is_deprecated() -> None:
         pytest.warns(DeprecationWarning, match=message_pattern(OUT_OF_DATE_MSG)),
         pytest.raises(
             error.DeprecatedEnv,
-            match=re.escape("v1 for `Maze` is deprecated. Please use `Maze-v2` instead"),
+            match=message_pattern(
+                DEPRECATED_VERSION_MSG, version="1", env_id="Maze", latest_id="Maze-v2"
+            ),
         ),
     ):
         reg.find_spec("Maze-v1")
@@ -437,7 +445,8 @@ def test_name_not_found_suggests() -> None:
 def test_namespace_not_found_suggests() -> None:
     reg = _registry("demo/Maze-v0")
     with pytest.raises(
-        error.NamespaceNotFound, match=re.escape("Namespace dem not found. Did you mean: `demo`?")
+        error.NamespaceNotFound,
+        match=message_pattern(NAMESPACE_NOT_FOUND_MSG, ns="dem", hint="Did you mean: `demo`?"),
     ):
         reg.find_spec("dem/Maze-v0")
     with pytest.raises(
@@ -452,7 +461,7 @@ def test_namespace_not_found_suggests() -> None:
 def test_spec_is_exact() -> None:
     reg = _registry("Maze-v0")
     assert reg.spec("Maze-v0") is reg["Maze-v0"]
-    with pytest.raises(error.Error, match="No registered env with id: Maze"):
+    with pytest.raises(error.Error, match=message_pattern(NOT_REGISTERED_MSG, env_id="Maze")):
         reg.spec("Maze")  # no version resolution in spec()
 
 

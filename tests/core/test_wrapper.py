@@ -232,7 +232,9 @@ def test_get_wrapper_attr_searches_down_the_stack() -> None:
 
 def test_get_wrapper_attr_missing_raises() -> None:
     outer = Plain(Recorded(make_env()))
-    with pytest.raises(AttributeError, match="wrapper Plain has no attribute 'nothing'") as info:
+    with pytest.raises(
+        AttributeError, match=message_pattern(WRAPPER_NO_ATTR_MSG, "Plain", "nothing")
+    ) as info:
         outer.get_wrapper_attr("nothing")
     assert WRAPPER_NO_ATTR_MSG.format("Plain", "nothing") == str(info.value)
     assert isinstance(info.value.__cause__, AttributeError)

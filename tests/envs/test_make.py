@@ -20,7 +20,14 @@ from tests.support.registry_envs import (
     UnrecordedWrapper,
 )
 from vecgym import error
-from vecgym.core.registration import EnvSpec, Registry, VectorizeMode, WrapperSpec, registry
+from vecgym.core.registration import (
+    UNVERSIONED_MSG,
+    EnvSpec,
+    Registry,
+    VectorizeMode,
+    WrapperSpec,
+    registry,
+)
 from vecgym.envs.registration import (
     BAD_ID_TYPE_MSG,
     BAD_VEC_ID_TYPE_MSG,
@@ -98,7 +105,9 @@ def test_make_unknown_id_suggests() -> None:
 def test_make_unversioned_uses_latest() -> None:
     register("MakeLatest-v0", entry_point=ENTRY)
     register("MakeLatest-v1", entry_point=ENTRY, kwargs={"arg1": "v1"})
-    with pytest.warns(UserWarning, match="Using the latest versioned environment `MakeLatest-v1`"):
+    with pytest.warns(
+        UserWarning, match=message_pattern(UNVERSIONED_MSG, latest_id="MakeLatest-v1")
+    ):
         env = make("MakeLatest")
     assert env.spec is not None
     assert env.spec.id == "MakeLatest-v1"

@@ -25,6 +25,7 @@ from vecgym.wrappers.transform_action import (
     RescaleAction,
     TransformAction,
 )
+from vecgym.wrappers.utils import REQUIRES_BOX_MSG
 
 
 def recording_env(action_space: Any) -> tuple[GenericTestEnv, list[Any]]:
@@ -105,7 +106,9 @@ def test_clip_action_space_and_clipping() -> None:
 
 
 def test_clip_action_requires_box() -> None:
-    with pytest.raises(TypeError, match="ClipAction requires a Box action space"):
+    with pytest.raises(
+        TypeError, match=message_pattern(REQUIRES_BOX_MSG, wrapper="ClipAction", kind="action")
+    ):
         ClipAction(vecgym.make("CartPole-v1"))
 
 
@@ -209,7 +212,9 @@ def test_rescale_action_spec_round_trip() -> None:
 
 def test_rescale_action_errors() -> None:
     box_env, _ = recording_env(Box(-1.0, 1.0, (2,)))
-    with pytest.raises(TypeError, match="RescaleAction requires a Box action space"):
+    with pytest.raises(
+        TypeError, match=message_pattern(REQUIRES_BOX_MSG, wrapper="RescaleAction", kind="action")
+    ):
         RescaleAction(vecgym.make("CartPole-v1"), 0, 1)
     with pytest.raises(error.InvalidBound, match=message_pattern(RESCALE_ORDER_MSG)):
         RescaleAction(box_env, 1.0, 0.0)

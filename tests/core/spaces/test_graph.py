@@ -100,9 +100,7 @@ def test_edges_without_edge_space_warns_like_gymnasium() -> None:
     ours, theirs = both("no_edges")
     ours.seed(1)
     theirs.seed(1)
-    with pytest.warns(
-        UserWarning, match=r"The number of edges is set \(3\) but the edge space is None"
-    ):
+    with pytest.warns(UserWarning, match=message_pattern(EDGES_WITHOUT_SPACE_MSG, num_edges=3)):
         sample = ours.sample(num_nodes=3, num_edges=3)
     with pytest.warns(UserWarning, match=message_pattern(EDGES_WITHOUT_SPACE_MSG)):
         assert_same_value(sample, theirs.sample(num_nodes=3, num_edges=3))

@@ -22,6 +22,7 @@ from vecgym.envs.toy_text.cliffwalking import CliffWalkingVectorEnv
 from vecgym.envs.toy_text.frozen_lake import FrozenLakeVectorEnv
 from vecgym.envs.toy_text.taxi import TaxiVectorEnv
 from vecgym.vector import AutoresetMode, SyncVectorEnv
+from vecgym.vector.numpy_vector_env import ACTIONS_SHAPE_MSG
 from vecgym.vector.numpy_vector_env import NO_RENDER_MODE_MSG as VECTOR_NO_RENDER_MODE_MSG
 
 MODES = list(AutoresetMode)
@@ -327,7 +328,7 @@ def test_registration_seeding_and_bad_actions(
     assert len(envs.np_random) == 3
     with pytest.raises(error.InvalidAction):
         envs.step(np.full(3, envs.single_action_space.n))
-    with pytest.raises(ValueError, match="expected a batch of 3 actions"):
+    with pytest.raises(ValueError, match=message_pattern(ACTIONS_SHAPE_MSG, 3)):
         envs.step(np.zeros(2, dtype=np.int64))
     envs.close()
     with pytest.raises(error.ClosedEnvironmentError):
