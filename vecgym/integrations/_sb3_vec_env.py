@@ -113,7 +113,8 @@ class SB3VecEnv(VecEnv):
       The seeds set by :meth:`seed` (``seed + i`` for env ``i``) and the options set by
       :meth:`set_options` are used by the next :meth:`reset` only.
     - :meth:`step_wait` returns ``(obs, rewards, dones, infos)``: ``dones`` is ``terminated or
-      truncated``; ``infos`` is a list with one dict per env, holding that env's step info and
+      truncated``; ``rewards`` are float32, as SB3's ``DummyVecEnv`` stores them (so ``VecNormalize``
+      scales them bit for bit as it does over ``DummyVecEnv``); ``infos`` is a list with one dict per env, holding that env's step info and
       ``"TimeLimit.truncated"`` (``truncated and not terminated``). An env whose episode ended
       is reset within the same step: its entry of ``obs`` is the first observation of the next
       episode, its info holds the last one as ``"terminal_observation"``, and its reset info
@@ -150,7 +151,7 @@ class SB3VecEnv(VecEnv):
         (2, 4)
         >>> obs, rewards, dones, infos = venv.step(np.array([0, 1]))
         >>> rewards, dones, infos[0]
-        (array([1., 1.]), array([False, False]), {'TimeLimit.truncated': False})
+        (array([1., 1.], dtype=float32), array([False, False]), {'TimeLimit.truncated': False})
         >>> venv.close()
     """
 
@@ -234,7 +235,7 @@ class SB3VecEnv(VecEnv):
             obs, step_infos = self._reset_ended(obs, infos, dones)
         for i, info in enumerate(step_infos):
             info["TimeLimit.truncated"] = bool(truncated[i] and not terminated[i])
-        return obs, np.array(rewards, copy=True), dones, step_infos
+        return obs, np.array(rewards, dtype=np.float32), dones, step_infos
 
     def _same_step_infos(self, infos: dict[str, Any], dones: np.ndarray) -> list[dict[str, Any]]:
         """Per-env infos of a SAME_STEP step: ended envs give their final info and observation."""
