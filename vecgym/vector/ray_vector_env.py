@@ -26,7 +26,9 @@ its envs with :func:`vecgym.vector.async_vector_env.restart_seed` seeds.
 Security: the env functions are pickled and run on the cluster's nodes, and anyone who can reach
 a Ray cluster's ports can run code on it. Never expose a Ray cluster to untrusted networks; see
 ``docs/ray.md``. When this class starts Ray itself (nothing initialised, no ``address``), it starts
-a single local node bound to 127.0.0.1 without the dashboard.
+a single local node without the dashboard; Ray then advertises the machine's address unless
+``RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER=0`` was in the environment when ``ray`` was imported (see the
+docs: this class does not change the process's environment).
 """
 
 from __future__ import annotations
@@ -239,7 +241,7 @@ class RayVectorEnv(VectorEnv[Any, Any, np.ndarray]):
         workers_per_host: worker processes of each host's local AsyncVectorEnv; ``None``: the
             host's reserved CPUs (at most its envs). 1 steps the envs in the actor's process.
         address: the Ray cluster to connect to when Ray is not initialised yet (``ray.init
-            (address=...)``); ``None`` starts a local Ray node on 127.0.0.1. Ray is shut down by
+            (address=...)``); ``None`` starts a local Ray node (no dashboard). Ray is shut down by
             :meth:`close` only when this vector env initialised it.
         copy: return copies of the observations (``False``: the batch buffer, overwritten by the
             next call).
@@ -350,7 +352,7 @@ class RayVectorEnv(VectorEnv[Any, Any, np.ndarray]):
             return
         kwargs: dict[str, Any] = {"log_to_driver": False}
         if address is None and "RAY_ADDRESS" not in os.environ:
-            kwargs.update(include_dashboard=False, _node_ip_address="127.0.0.1")
+            kwargs["include_dashboard"] = False
         else:
             kwargs["address"] = address
         kwargs.update(init_kwargs or {})
