@@ -8,9 +8,10 @@ observations, actions, log-probabilities and values. The driver then computes th
 ``(T, n, ...)`` arrays. This is the pattern that amortises Ray's ~1-3 ms round trip.
 
 Ray: with Ray already initialised (``ray.init(address=...)``) the hosts go to that cluster, one per
-node; ``--address`` connects to a cluster; otherwise a local single-node Ray is started on
-127.0.0.1 and shut down at the end. Never expose a Ray cluster to an untrusted network: pickled
-env functions and policies run code on it (``docs/ray.md``).
+node; ``--address`` connects to a cluster; otherwise a local single-node Ray is started and shut
+down at the end (run with ``RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER=0`` to keep it on 127.0.0.1). Never
+expose a Ray cluster to an untrusted network: pickled env functions and policies run code on it
+(``docs/ray.md``).
 
 Run::
 

@@ -25,6 +25,9 @@ LEAK_GRACE_S = 5.0
 # Ray (RayVectorEnv tests): a local cluster advertises 127.0.0.1 for GCS, raylets and actors only
 # with this set before `ray` is imported (otherwise it uses the machine's interface address).
 os.environ["RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"] = "0"
+# Ray's memory monitor kills actors when the whole machine is short of memory, which on a shared
+# machine is other jobs' doing; the tests leave memory pressure to the kernel.
+os.environ["RAY_memory_monitor_refresh_ms"] = "0"  # noqa: SIM112 - Ray spells it so
 
 
 def _service_pids() -> set[int]:

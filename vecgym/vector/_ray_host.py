@@ -205,6 +205,16 @@ def _unbatch_info(infos: dict[str, Any], count: int) -> list[dict[str, Any]]:
     return out
 
 
+def _load_policy(policy: Callable[[Any], Any] | bytes) -> Callable[[Any], Any]:
+    """The policy callable (the driver sends it pickled with Ray's cloudpickle)."""
+    if not isinstance(policy, bytes):
+        return policy
+    from ray import cloudpickle
+
+    loaded: Callable[[Any], Any] = cloudpickle.loads(policy)
+    return loaded
+
+
 class VectorHost:
     """The envs ``[offset, offset + len(env_fns))`` of a RayVectorEnv, in one Ray actor.
 
@@ -386,7 +396,7 @@ class VectorHost:
                 batched = env._add_info(batched, info, j)
         return self.obs, rewards, terminated, truncated, batched
 
-    def rollout(self, policy: Callable[[Any], Any], num_steps: int) -> tuple[str, Any]:
+    def rollout(self, policy: Callable[[Any], Any] | bytes, num_steps: int) -> tuple[str, Any]:
         """Run ``num_steps`` steps with ``actions = policy(observations)`` here, on this node.
 
         Returns a dict: ``observations`` (the ones the policy saw, ``(T, m, ...)``), ``actions``,
@@ -397,6 +407,7 @@ class VectorHost:
 
         def run() -> dict[str, Any]:
             start = time.perf_counter()
+            act = _load_policy(policy)
             obs_buf = stack_trees(self.obs, num_steps)
             rewards = np.empty((num_steps, self.count), dtype=np.float64)
             terminated = np.empty((num_steps, self.count), dtype=np.bool_)
@@ -407,7 +418,7 @@ class VectorHost:
             for t in range(num_steps):
                 copy_rows(obs_buf, t, self.obs)
                 seen = select_rows(obs_buf, t)
-                out = policy(seen)
+                out = act(seen)
                 actions, extras = out if isinstance(out, tuple) and len(out) == 2 else (out, None)
                 if actions_buf is None:
                     actions_buf = stack_trees(actions, num_steps)

@@ -26,7 +26,9 @@ its envs with :func:`vecgym.vector.async_vector_env.restart_seed` seeds.
 Security: the env functions are pickled and run on the cluster's nodes, and anyone who can reach
 a Ray cluster's ports can run code on it. Never expose a Ray cluster to untrusted networks; see
 ``docs/ray.md``. When this class starts Ray itself (nothing initialised, no ``address``), it starts
-a single local node bound to 127.0.0.1 without the dashboard.
+a single local node without the dashboard; Ray then advertises the machine's address unless
+``RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER=0`` was in the environment when ``ray`` was imported (see the
+docs: this class does not change the process's environment).
 """
 
 from __future__ import annotations
@@ -120,6 +122,7 @@ ROLLOUT_DISABLED_MSG = (
     "rollout needs an autoreset mode that continues episodes (NEXT_STEP or SAME_STEP), got DISABLED"
 )
 CLOSE_TIMEOUT_S = 10.0
+INLINE_POLICY_BYTES = 64 * 1024  # below Ray's inlining limit for task arguments (100 KiB)
 RESTART_TIMEOUT_S = 60.0
 START_TIMEOUT_S = 120.0
 
@@ -238,7 +241,7 @@ class RayVectorEnv(VectorEnv[Any, Any, np.ndarray]):
         workers_per_host: worker processes of each host's local AsyncVectorEnv; ``None``: the
             host's reserved CPUs (at most its envs). 1 steps the envs in the actor's process.
         address: the Ray cluster to connect to when Ray is not initialised yet (``ray.init
-            (address=...)``); ``None`` starts a local Ray node on 127.0.0.1. Ray is shut down by
+            (address=...)``); ``None`` starts a local Ray node (no dashboard). Ray is shut down by
             :meth:`close` only when this vector env initialised it.
         copy: return copies of the observations (``False``: the batch buffer, overwritten by the
             next call).
@@ -349,7 +352,7 @@ class RayVectorEnv(VectorEnv[Any, Any, np.ndarray]):
             return
         kwargs: dict[str, Any] = {"log_to_driver": False}
         if address is None and "RAY_ADDRESS" not in os.environ:
-            kwargs.update(include_dashboard=False, _node_ip_address="127.0.0.1")
+            kwargs["include_dashboard"] = False
         else:
             kwargs["address"] = address
         kwargs.update(init_kwargs or {})
@@ -630,8 +633,9 @@ class RayVectorEnv(VectorEnv[Any, Any, np.ndarray]):
     ) -> Rollout:
         """Run ``num_steps`` steps on every host with ``actions = policy(observations)``.
 
-        The policy (a picklable callable, e.g. an object holding its weights) is put in Ray's
-        object store once per call and runs on each host over the host's envs: it receives the
+        The policy (a picklable callable, e.g. an object holding its weights) is pickled once per
+        call (sent inline when small, else through Ray's object store) and runs on each host over
+        the host's envs: it receives the
         batched observations of those envs and returns their actions, or ``(actions, extras)``
         with ``extras`` a dict of arrays (log-probabilities, values) stacked into
         :attr:`Rollout.extras`. One Ray call per host per rollout: this amortises Ray's round trip
@@ -674,11 +678,17 @@ class RayVectorEnv(VectorEnv[Any, Any, np.ndarray]):
             raise ValueError(ROLLOUT_DISABLED_MSG)
         check_not_before_reset(self._was_reset)
         self._discard_pool()
-        policy_ref = self._ray.put(policy)
+        policy_ref = self._ship(policy)
         calls = [host.actor.rollout.remote(policy_ref, int(num_steps)) for host in self.hosts]
         restarts = [host.restarts for host in self.hosts]
         self._rollouts.append((policy_ref, int(num_steps), calls, restarts))
         self._pending = ("rollout", [])
+
+    def _ship(self, policy: Callable[[Any], Any]) -> Any:
+        """The policy as the hosts receive it: pickled once; small ones (most policies) travel
+        inline in each host's call, large ones (big weights) go through the object store once."""
+        data = self._ray.cloudpickle.dumps(policy)
+        return data if len(data) <= INLINE_POLICY_BYTES else self._ray.put(data)
 
     def rollout_wait(self, timeout: float | None = None) -> Rollout:
         """The oldest rollout in flight (see :meth:`rollout`).
@@ -863,6 +873,8 @@ class RayVectorEnv(VectorEnv[Any, Any, np.ndarray]):
         ray = self._ray
         while len(self._ready) < self.batch_size and (self._env_state == _RUNNING).any():
             busy = {host.ref: k for k, host in enumerate(self.hosts) if host.ref is not None}
+            if not busy:  # pragma: no cover - envs in flight always have a call in flight
+                break
             left = None if deadline is None else max(0.0, deadline - time.monotonic())
             done, _ = ray.wait(list(busy), num_returns=1, timeout=left)
             if not done:
@@ -906,9 +918,10 @@ class RayVectorEnv(VectorEnv[Any, Any, np.ndarray]):
             host.ref_ids = env_ids
             self._restart_pool_host(k, kill=status == "died")
             return
-        if status == "error":
-            for i in env_ids:
+        if status == "error":  # the call's envs (and those queued behind it) were not stepped
+            for i in [*env_ids, *host.queued]:
                 self._env_state[i] = _IDLE
+            host.queued, host.queued_actions = [], []
             raise self._rebuild(payload, k)
         obs, rewards, terminated, truncated, per_env = payload
         ids = np.asarray(env_ids, dtype=np.intp)
@@ -1040,8 +1053,13 @@ class RayVectorEnv(VectorEnv[Any, Any, np.ndarray]):
         items = calls.items() if isinstance(calls, dict) else enumerate(calls)
         pending = {k: ref for k, ref in items if ref is not None}
         refs = list(pending.values())
-        _, late = self._ray.wait(refs, num_returns=len(refs), timeout=timeout)
-        late_set = set(late)
+        started = time.monotonic()
+        replies = self._get_all(refs, timeout)
+        late_set: set[Any] = set()
+        if replies is None:  # a late or failed host: look at each reply on its own
+            left = None if timeout is None else max(0.0, timeout - (time.monotonic() - started))
+            _, late = self._ray.wait(refs, num_returns=len(refs), timeout=left)
+            late_set = set(late)
         results: dict[int, Any] = {}
         first_error: tuple[int, HostFailure] | None = None
         restart = self.on_worker_failure == "restart"
@@ -1051,12 +1069,12 @@ class RayVectorEnv(VectorEnv[Any, Any, np.ndarray]):
             raise error.WaitTimeout(
                 TIMEOUT_MSG.format(method=method, timeout=timeout, hosts=late_hosts, envs=envs)
             )
-        for k, ref in pending.items():
+        for j, (k, ref) in enumerate(pending.items()):
             if ref in late_set:
                 self._kill_for_restart(k)
                 results[k] = None
                 continue
-            status, payload = self._get(k, ref, method)
+            status, payload = self._get(k, ref, method) if replies is None else replies[j]
             if status == "ok":
                 results[k] = payload
             elif status == "error":
@@ -1080,15 +1098,24 @@ class RayVectorEnv(VectorEnv[Any, Any, np.ndarray]):
             raise self._rebuild(first_error[1], first_error[0])
         return results
 
+    def _get_all(self, refs: list[Any], timeout: float | None) -> list[Any] | None:
+        """Every reply with one ``ray.get`` (the fast path: one call, not one per host), or
+        ``None`` when some host is late or its actor died."""
+        ray = self._ray
+        try:
+            return list(ray.get(refs, timeout=timeout))
+        except (ray.exceptions.GetTimeoutError, ray.exceptions.RayError):
+            return None
+
     def _get(self, k: int, ref: Any, method: str) -> tuple[str, Any]:
         """A host's reply: ``("ok" | "error" | "died", payload)``, or ``("lost", exc)`` when the
         actor itself died (process exit, node lost)."""
         ray = self._ray
         try:
             return tuple(ray.get(ref))
-        except ray.exceptions.RayActorError as exc:
-            return "lost", exc
-        except ray.exceptions.ObjectLostError as exc:
+        except ray.exceptions.RayError as exc:
+            # the actor died (exit, kill, its node lost, Ray's OOM killer) or its result was lost:
+            # a host never lets an exception of its own escape as a Ray task error
             return "lost", exc
 
     def _host_error(self, k: int, status: str, payload: Any) -> error.WorkerDied:
@@ -1141,7 +1168,7 @@ class RayVectorEnv(VectorEnv[Any, Any, np.ndarray]):
             except ray.exceptions.GetTimeoutError:
                 how = "no reply"
                 break
-            except ray.exceptions.RayActorError as exc:
+            except ray.exceptions.RayError as exc:
                 how = type(exc).__name__  # not restarted yet: ask again
                 time.sleep(0.2)
                 continue
