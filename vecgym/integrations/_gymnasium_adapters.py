@@ -303,6 +303,9 @@ class VecgymEnv(gymnasium.Env[Any, Any]):
     """
 
     vecgym_env: Env[Any, Any]
+    #: Tells :func:`vecgym.core.interop.as_vecgym_env` to give back :attr:`vecgym_env` rather than
+    #: adapt this adapter (the marker is read on this exact class, not on subclasses).
+    runs_vecgym_env = True
 
     def __init__(self, env: Env[Any, Any]) -> None:
         if not isinstance(env, Env):
