@@ -65,6 +65,7 @@ __all__ = [
     "is_gymnasium_env",
     "is_gymnasium_space",
     "value_converter",
+    "wrapper_stack_contains",
 ]
 
 NOT_GYMNASIUM_ENV_MSG = "GymnasiumEnv expected a `gymnasium.Env`, got {type}"
@@ -639,3 +640,23 @@ def as_vecgym_env(env: Any) -> Any:
         if isinstance(inner, Env):
             return inner
     return GymnasiumEnv(env)
+
+
+def wrapper_stack_contains(env: Any, wrapper_class: type) -> bool:
+    """Whether some layer of ``env``'s wrapper stack is a ``wrapper_class`` instance.
+
+    The walk goes down ``env.env`` layers, and on through the adapters between the two libraries:
+    into the Gymnasium env a :class:`GymnasiumEnv` runs, and into the vecgym env that a
+    ``to_gymnasium`` adapter runs, so vecgym, Gymnasium and Stable-Baselines3 layers are all seen.
+    """
+    layer = env
+    while layer is not None:
+        if isinstance(layer, wrapper_class):
+            return True
+        if isinstance(layer, GymnasiumEnv):
+            layer = layer.gymnasium_env
+        elif type(layer).__dict__.get(RUNS_VECGYM_ENV_ATTR) is True:
+            layer = layer.__dict__.get("vecgym_env")
+        else:
+            layer = getattr(layer, "env", None)
+    return False
