@@ -308,7 +308,8 @@ def _tuple(space: Any) -> Space[Any]:
 def _dict(space: Any) -> Space[Any]:
     parts = {key: as_vecgym_space(part) for key, part in space.spaces.items()}
     converted = Dict(parts, sort_keys=False)  # keep Gymnasium's (already settled) key order
-    converted.sort_keys = space.sort_keys
+    # Gymnasium before 1.3 has no ``sort_keys``: it sorted the keys of a mapping it was given.
+    converted.sort_keys = getattr(space, "sort_keys", True)
     return converted
 
 
