@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import pickle
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import cloudpickle
@@ -75,7 +76,11 @@ def test_twins_are_built_once_and_twins_of_twins_are_themselves() -> None:
     assert issubclass(twin, gymnasium.Env)
 
 
-@pytest.mark.parametrize("dumps", [pickle.dumps, cloudpickle.dumps], ids=["pickle", "cloudpickle"])
+@pytest.mark.parametrize(
+    "dumps",
+    [pickle.dumps, cloudpickle.dumps, partial(pickle.dumps, protocol=0)],
+    ids=["pickle", "cloudpickle", "pickle-protocol-0"],
+)
 def test_twins_pickle_and_continue_identically(dumps: Callable[[Any], bytes]) -> None:
     env = _bridged()
     env.reset(seed=5)
@@ -135,3 +140,17 @@ def test_vector_envs_run_gymnasium_wrappers_over_vecgym_wrappers(vector: Any) ->
     rewards = [envs.step(np.array([0, 1]))[1] for _ in range(5)]
     envs.close()
     assert np.array_equal(np.stack(rewards), np.full((5, 2), 3.0))
+
+
+def test_sb3_monitor_and_gymnasium_wrappers_take_a_stack_over_a_gymnasium_env() -> None:
+    monitor = pytest.importorskip("stable_baselines3.common.monitor")
+    env = gymnasium.wrappers.TimeLimit(monitor.Monitor(_bridged()), max_episode_steps=5)
+    env.reset(seed=0)
+    for _ in range(5):
+        *_, truncated, _info = env.step(0)
+    assert truncated
+    assert env.get_wrapper_attr("get_episode_rewards")() == []  # the episode was cut by TimeLimit
+    # Wrappers that check space classes want Gymnasium spaces: those need to_gymnasium.
+    with pytest.raises(TypeError):
+        gymnasium.wrappers.GrayscaleObservation(_bridged())
+    env.close()

@@ -109,6 +109,8 @@ _FLAVOUR_OF = "_gymnasium_flavour_of"
 RUNS_VECGYM_ENV_ATTR = "runs_vecgym_env"
 #: What ``object.__reduce_ex__`` names to rebuild an object of its class (protocol 2 and up).
 _NEWOBJ = copyreg.__newobj__  # type: ignore[attr-defined]
+#: What it names for protocols 0 and 1.
+_RECONSTRUCTOR = copyreg._reconstructor  # type: ignore[attr-defined]
 
 
 def gymnasium_flavoured(cls: type) -> type:
@@ -147,8 +149,10 @@ def _reduce_flavoured(self: Any, protocol: Any) -> Any:
     if not isinstance(reduced, tuple):
         return reduced
     constructor, args, *rest = reduced
-    if constructor is _NEWOBJ and args and isinstance(args[0], type):
-        return (_new_flavoured, (getattr(args[0], _FLAVOUR_OF, args[0]), *args[1:]), *rest)
+    if constructor is _NEWOBJ and args and args[0] is type(self):
+        return (_new_flavoured, (base, *args[1:]), *rest)
+    if constructor is _RECONSTRUCTOR and args and args[0] is type(self):
+        return (_new_flavoured, (base,), *rest)  # protocols 0 and 1: a plain object.__new__
     if isinstance(constructor, type) and getattr(constructor, _FLAVOUR_OF, None) is not None:
         return (getattr(constructor, _FLAVOUR_OF), args, *rest)
     return reduced
