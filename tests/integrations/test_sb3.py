@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import warnings
@@ -34,6 +35,7 @@ from stable_baselines3.common.vec_env import (  # noqa: E402
 from tests.support.gymnasium_envs import GymDictEnv  # noqa: E402
 from vecgym.integrations._sb3_vec_env import NO_SUB_ENVS_MSG  # noqa: E402
 from vecgym.integrations.sb3 import SB3VecEnv, make_sb3_vec_env, unbatch_infos  # noqa: E402
+from vecgym.vector._env_call import IS_WRAPPED_CALL  # noqa: E402
 
 NUM_ENVS = 3
 STEPS = 120
@@ -222,6 +224,41 @@ def test_env_is_wrapped_sees_vecgym_and_gymnasium_layers() -> None:
         assert ours.env_is_wrapped(vecgym.wrappers.TimeLimit) == [True]
         assert ours.env_is_wrapped(vecgym.wrappers.RecordEpisodeStatistics) == [False]
         ours.close()
+
+
+#: The processes that built an env through _recording_fn (each process appends to its own copy).
+built_in_pids: list[int] = []
+
+
+def _recording_fn(monitored: bool) -> Callable[[], Any]:
+    def build() -> Any:
+        built_in_pids.append(os.getpid())
+        env = vecgym.wrappers.ClipReward(gymnasium.make("CartPole-v1"), -1.0, 1.0)
+        return Monitor(to_gymnasium(env)) if monitored else env
+
+    return build
+
+
+def test_async_env_is_wrapped_asks_the_workers_and_builds_nothing_here() -> None:
+    built_in_pids.clear()
+    venv = AsyncVectorEnv([_recording_fn(True), _recording_fn(False), _recording_fn(True)])
+    ours = SB3VecEnv(venv)
+    try:
+        assert ours.env_is_wrapped(Monitor) == [True, False, True]
+        assert ours.env_is_wrapped(Monitor, indices=[1, 2]) == [False, True]
+        assert ours.env_is_wrapped(vecgym.wrappers.ClipReward) == [True, True, True]
+        assert ours.env_is_wrapped(gymnasium.wrappers.TimeLimit) == [True, True, True]
+        assert ours.env_is_wrapped(vecgym.wrappers.RecordEpisodeStatistics) == [False] * 3
+        # The question is a plain vector-env call, answered where each env lives.
+        assert venv.call(IS_WRAPPED_CALL, Monitor, indices=[0]) == (True,)
+        assert built_in_pids == []  # no env was built in this process
+    finally:
+        ours.close()
+    sync = SyncVectorEnv([_recording_fn(True), _recording_fn(False)])
+    assert sync.call(IS_WRAPPED_CALL, Monitor) == (True, False)
+    assert SB3VecEnv(sync).env_is_wrapped(Monitor) == [True, False]
+    assert built_in_pids == [os.getpid(), os.getpid()]
+    sync.close()
 
 
 def test_seed_and_options_are_used_by_the_next_reset_only() -> None:

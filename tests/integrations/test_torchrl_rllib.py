@@ -115,7 +115,10 @@ def test_rllib_env_creator_builds_converted_envs_from_env_config() -> None:
 def test_rllib_env_creator_runs_under_rllib() -> None:
     rllib = pytest.importorskip(
         "ray.rllib",
-        reason="ray.rllib does not import (ray[rllib] does not install beside gymnasium 1.x here)",
+        reason=(
+            "ray.rllib does not import (ray[rllib] 2.60 pins gymnasium 1.2.2: run this file in a "
+            "venv of its own, see docs/integrations.md)"
+        ),
         exc_type=ImportError,
     )
     from ray.rllib.env.single_agent_env_runner import SingleAgentEnvRunner

@@ -282,6 +282,19 @@ class Wrapper(
 
     env: Env[WrapperObsType, WrapperActType]
 
+    def __new__(cls, *args: Any, **kwargs: Any) -> Any:
+        """A wrapper of a ``gymnasium.Env`` is a ``gymnasium.Env`` too.
+
+        See :func:`~vecgym.core.interop.gymnasium_flavoured`: Gymnasium's wrappers then accept it.
+        """
+        env = args[0] if args else kwargs.get("env")
+        if env is not None and "gymnasium" in sys.modules:
+            from vecgym.core.interop import gymnasium_flavoured, is_gymnasium_env
+
+            if is_gymnasium_env(env):
+                cls = gymnasium_flavoured(cls)
+        return super().__new__(cls)
+
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """Make the subclass's ``__init__`` accept a ``gymnasium.Env`` (see :func:`_adapt_env`).
 

@@ -31,6 +31,8 @@ Example:
 
 from __future__ import annotations
 
+import copyreg
+import importlib
 import sys
 from collections.abc import Callable
 from functools import partial
@@ -59,9 +61,11 @@ __all__ = [
     "as_vecgym_space",
     "as_vecgym_value",
     "converted_space",
+    "gymnasium_flavoured",
     "is_gymnasium_env",
     "is_gymnasium_space",
     "value_converter",
+    "wrapper_stack_contains",
 ]
 
 NOT_GYMNASIUM_ENV_MSG = "GymnasiumEnv expected a `gymnasium.Env`, got {type}"
@@ -93,6 +97,72 @@ def is_gymnasium_space(obj: object) -> bool:
     spaces = sys.modules.get("gymnasium.spaces")
     space_type = getattr(spaces, "Space", None)
     return isinstance(space_type, type) and isinstance(obj, space_type)
+
+
+# --- the gymnasium.Env flavour -------------------------------------------------------------------
+#: vecgym class -> its twin that also derives from ``gymnasium.Env`` (built on first use).
+_FLAVOURED: dict[type, type] = {}
+#: The class attribute naming, on a twin, the vecgym class it was built from.
+_FLAVOUR_OF = "_gymnasium_flavour_of"
+#: The class attribute that marks a ``gymnasium.Env`` adapter running a vecgym env in its
+#: attribute ``vecgym_env`` (``vecgym.interop.to_gymnasium``'s ``VecgymEnv``).
+RUNS_VECGYM_ENV_ATTR = "runs_vecgym_env"
+#: What ``object.__reduce_ex__`` names to rebuild an object of its class (protocol 2 and up).
+_NEWOBJ = copyreg.__newobj__  # type: ignore[attr-defined]
+#: What it names for protocols 0 and 1.
+_RECONSTRUCTOR = copyreg._reconstructor  # type: ignore[attr-defined]
+
+
+def gymnasium_flavoured(cls: type) -> type:
+    """``cls``'s twin that is also a ``gymnasium.Env`` subclass (``gymnasium`` must be imported).
+
+    The twin adds nothing but ``gymnasium.Env`` after ``cls`` in the method resolution order, so
+    every method and attribute is still ``cls``'s; it has ``cls``'s name, module and docstring, is
+    built once per class, and its instances pickle (and copy) as instances of ``cls`` that are
+    re-flavoured when loaded. This is what lets a vecgym env stack whose base is a Gymnasium env
+    pass the ``isinstance(env, gymnasium.Env)`` checks of Gymnasium's own wrappers and of the
+    libraries that build on them (SB3's Atari wrappers, for example).
+
+    ``cls`` itself is returned when it already derives from ``gymnasium.Env``.
+    """
+    gym_env = sys.modules["gymnasium"].Env
+    if issubclass(cls, gym_env):
+        return cls
+    twin = _FLAVOURED.get(cls)
+    if twin is None:
+        namespace = {
+            "__module__": cls.__module__,
+            "__qualname__": cls.__qualname__,
+            "__doc__": cls.__doc__,
+            "__reduce_ex__": _reduce_flavoured,
+            _FLAVOUR_OF: cls,
+        }
+        twin = type(cls)(cls.__name__, (cls, gym_env), namespace)
+        _FLAVOURED[cls] = twin
+    return twin
+
+
+def _reduce_flavoured(self: Any, protocol: Any) -> Any:
+    """Reduce a twin's instance as its vecgym class's (twins have no importable name)."""
+    base = getattr(type(self), _FLAVOUR_OF)
+    reduced = base.__reduce_ex__(self, protocol)
+    if not isinstance(reduced, tuple):
+        return reduced
+    constructor, args, *rest = reduced
+    if constructor is _NEWOBJ and args and args[0] is type(self):
+        return (_new_flavoured, (base, *args[1:]), *rest)
+    if constructor is _RECONSTRUCTOR and args and args[0] is type(self):
+        return (_new_flavoured, (base,), *rest)  # protocols 0 and 1: a plain object.__new__
+    if isinstance(constructor, type) and getattr(constructor, _FLAVOUR_OF, None) is not None:
+        return (getattr(constructor, _FLAVOUR_OF), args, *rest)
+    return reduced
+
+
+def _new_flavoured(base: type, *args: Any) -> Any:
+    """A new, not yet initialised instance of the twin of ``base`` (used when unpickling)."""
+    importlib.import_module("gymnasium")  # it was there when the object was pickled
+    twin = gymnasium_flavoured(base)
+    return twin.__new__(twin, *args)
 
 
 # --- spaces ---------------------------------------------------------------------------------------
@@ -242,7 +312,8 @@ def _tuple(space: Any) -> Space[Any]:
 def _dict(space: Any) -> Space[Any]:
     parts = {key: as_vecgym_space(part) for key, part in space.spaces.items()}
     converted = Dict(parts, sort_keys=False)  # keep Gymnasium's (already settled) key order
-    converted.sort_keys = space.sort_keys
+    # Gymnasium before 1.3 has no ``sort_keys``: it sorted the keys of a mapping it was given.
+    converted.sort_keys = getattr(space, "sort_keys", True)
     return converted
 
 
@@ -388,6 +459,12 @@ class GymnasiumEnv(Env[Any, Any]):
     """
 
     gymnasium_env: Any
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> Any:
+        # An adapter only exists where Gymnasium is imported: it is a ``gymnasium.Env`` too.
+        if "gymnasium" in sys.modules:
+            cls = gymnasium_flavoured(cls)
+        return super().__new__(cls)
 
     def __init__(self, env: Any) -> None:
         if not is_gymnasium_env(env):
@@ -551,7 +628,9 @@ def as_vecgym_env(env: Any) -> Any:
     """``env`` as a vecgym environment: a Gymnasium env gets a :class:`GymnasiumEnv` adapter.
 
     A vecgym :class:`Env` (and anything that is not a Gymnasium env, which the caller then
-    rejects as it would have) is returned unchanged.
+    rejects as it would have) is returned unchanged, and a ``to_gymnasium`` adapter (a
+    ``gymnasium.Env`` that runs a vecgym env) gives back the vecgym env it runs instead of being
+    adapted a second time.
 
     Args:
         env: what an env factory built.
@@ -561,4 +640,28 @@ def as_vecgym_env(env: Any) -> Any:
     """
     if isinstance(env, Env) or not is_gymnasium_env(env):
         return env
+    if type(env).__dict__.get(RUNS_VECGYM_ENV_ATTR) is True:
+        inner = env.__dict__.get("vecgym_env")
+        if isinstance(inner, Env):
+            return inner
     return GymnasiumEnv(env)
+
+
+def wrapper_stack_contains(env: Any, wrapper_class: type) -> bool:
+    """Whether some layer of ``env``'s wrapper stack is a ``wrapper_class`` instance.
+
+    The walk goes down ``env.env`` layers, and on through the adapters between the two libraries:
+    into the Gymnasium env a :class:`GymnasiumEnv` runs, and into the vecgym env that a
+    ``to_gymnasium`` adapter runs, so vecgym, Gymnasium and Stable-Baselines3 layers are all seen.
+    """
+    layer = env
+    while layer is not None:
+        if isinstance(layer, wrapper_class):
+            return True
+        if isinstance(layer, GymnasiumEnv):
+            layer = layer.gymnasium_env
+        elif type(layer).__dict__.get(RUNS_VECGYM_ENV_ATTR) is True:
+            layer = layer.__dict__.get("vecgym_env")
+        else:
+            layer = getattr(layer, "env", None)
+    return False

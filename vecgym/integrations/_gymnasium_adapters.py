@@ -9,6 +9,7 @@ a single env excepted, which are re-packed as Gymnasium ``GraphInstance`` values
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from functools import partial
 from typing import Any, SupportsFloat
@@ -110,8 +111,15 @@ def _tuple(space: Tuple) -> Any:
     return gym_spaces.Tuple(as_gymnasium_space(part) for part in space.spaces)
 
 
+#: Whether this Gymnasium's ``Dict`` takes ``sort_keys`` (1.3 and later; 1.2, which ray[rllib]
+#: installs, does not).
+_DICT_SORT_KEYS = "sort_keys" in inspect.signature(gym_spaces.Dict.__init__).parameters
+
+
 def _dict(space: Dict) -> Any:
     parts = {key: as_gymnasium_space(part) for key, part in space.spaces.items()}
+    if not _DICT_SORT_KEYS:
+        return gym_spaces.Dict(list(parts.items()))  # a sequence of pairs keeps vecgym's order
     converted = gym_spaces.Dict(parts, sort_keys=False)  # vecgym's key order is already settled
     converted.sort_keys = space.sort_keys
     return converted
@@ -303,6 +311,9 @@ class VecgymEnv(gymnasium.Env[Any, Any]):
     """
 
     vecgym_env: Env[Any, Any]
+    #: Tells :func:`vecgym.core.interop.as_vecgym_env` to give back :attr:`vecgym_env` rather than
+    #: adapt this adapter (the marker is read on this exact class, not on subclasses).
+    runs_vecgym_env = True
 
     def __init__(self, env: Env[Any, Any]) -> None:
         if not isinstance(env, Env):

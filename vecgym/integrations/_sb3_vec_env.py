@@ -15,8 +15,9 @@ from stable_baselines3.common.vec_env.base_vec_env import (
 )
 
 from vecgym.core.env import Env
-from vecgym.core.interop import GymnasiumEnv
-from vecgym.integrations._gymnasium_adapters import VecgymEnv, as_gymnasium_space
+from vecgym.core.interop import wrapper_stack_contains
+from vecgym.integrations._gymnasium_adapters import as_gymnasium_space
+from vecgym.vector._env_call import IS_WRAPPED_CALL
 from vecgym.vector.vector_env import AutoresetMode, VectorEnv
 
 __all__ = ["SB3VecEnv", "unbatch_infos"]
@@ -87,21 +88,6 @@ def _put_obs(batch: Any, source: Any, mask: np.ndarray) -> None:
         batch[mask] = source[mask]
 
 
-def _is_wrapped(env: Any, wrapper_class: type) -> bool:
-    """Whether ``wrapper_class`` is a layer of ``env``'s wrapper stack (into Gymnasium envs that
-    vecgym runs through a :class:`~vecgym.core.interop.GymnasiumEnv`)."""
-    while env is not None:
-        if isinstance(env, wrapper_class):
-            return True
-        if isinstance(env, GymnasiumEnv):
-            env = env.gymnasium_env
-        elif isinstance(env, VecgymEnv):
-            env = env.vecgym_env
-        else:
-            env = getattr(env, "env", None)
-    return False
-
-
 class SB3VecEnv(VecEnv):
     """A Stable-Baselines3 ``VecEnv`` over any vecgym vector env (:attr:`venv`).
 
@@ -131,9 +117,10 @@ class SB3VecEnv(VecEnv):
     through the vector env's ``call`` / ``set_attr`` (through their wrappers: an attribute is
     returned as it is, never called; ``set_attr`` sets one value on every selected env). A numpy
     vectorised env has no sub-environments: its attributes are its own, and ``env_method``
-    raises. :meth:`env_is_wrapped` inspects the sub-environments where they live in this process
-    (``SyncVectorEnv``); for an ``AsyncVectorEnv`` it builds one env from each distinct env
-    function once, locally, and inspects that; numpy vectorised envs are wrapped by nothing.
+    raises. :meth:`env_is_wrapped` inspects each sub-environment where it lives: in this process
+    for a ``SyncVectorEnv``, in the workers (or Ray hosts) otherwise, through the vector env's
+    ``call`` (the wrapper class travels by reference; no env is built in this process); numpy
+    vectorised envs are wrapped by nothing.
 
     Args:
         venv: a vecgym vector environment; closed by :meth:`close`.
@@ -163,7 +150,6 @@ class SB3VecEnv(VecEnv):
         self.venv = venv
         self.closed = False
         self._actions: Any = None
-        self._is_wrapped_cache: dict[tuple[int, type], bool] = {}
         self.autoreset_mode = AutoresetMode(venv.metadata.get("autoreset_mode", "NextStep"))
         self._owns_obs = getattr(venv, "copy", True) is not False
         super().__init__(
@@ -331,21 +317,11 @@ class SB3VecEnv(VecEnv):
         selected = list(self._get_indices(indices))
         envs: list[Env[Any, Any]] | None = getattr(self.venv, "envs", None)
         if envs is not None:
-            return [_is_wrapped(envs[i], wrapper_class) for i in selected]
-        env_fns: Sequence[Callable[[], Any]] | None = getattr(self.venv, "env_fns", None)
-        if env_fns is None:
-            return [False] * len(selected)
-        return [self._fn_is_wrapped(env_fns[i], wrapper_class) for i in selected]
-
-    def _fn_is_wrapped(self, env_fn: Callable[[], Any], wrapper_class: type) -> bool:
-        key = (id(env_fn), wrapper_class)
-        if key not in self._is_wrapped_cache:
-            env = env_fn()
-            try:
-                self._is_wrapped_cache[key] = _is_wrapped(env, wrapper_class)
-            finally:
-                env.close()
-        return self._is_wrapped_cache[key]
+            return [wrapper_stack_contains(envs[i], wrapper_class) for i in selected]
+        if getattr(self.venv, "env_fns", None) is None:
+            return [False] * len(selected)  # a vectorised env: no sub-environments to wrap
+        call: Callable[..., Any] = self.venv.call  # type: ignore[attr-defined]
+        return [bool(answer) for answer in call(IS_WRAPPED_CALL, wrapper_class, indices=selected)]
 
     def __repr__(self) -> str:
         """``SB3VecEnv(<the vector env>)``."""

@@ -27,6 +27,7 @@ from vecgym.vector._arguments import normalize_indices as normalize_indices
 from vecgym.vector._arguments import normalize_seeds as normalize_seeds
 from vecgym.vector._arguments import split_reset_options as split_reset_options
 from vecgym.vector._boundary import check_not_before_reset, make_action_check
+from vecgym.vector._env_call import call_env
 from vecgym.vector.autoreset import AutoresetEnv
 from vecgym.vector.utils.space_utils import (
     batch_differing_spaces,
@@ -393,8 +394,7 @@ class SyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, Ac
         self._check_open()
         results = []
         for i in normalize_indices(indices, self.num_envs):
-            attribute = self.envs[i].get_wrapper_attr(name)
-            results.append(attribute(*args, **kwargs) if callable(attribute) else attribute)
+            results.append(call_env(self.envs[i], name, args, kwargs))
         return tuple(results)
 
     def get_attr(self, name: str, *, indices: int | Sequence[int] | None = None) -> tuple[Any, ...]:

@@ -61,6 +61,7 @@ from vecgym.vector._async.protocol import (
     unpack_command,
     yield_cpu,
 )
+from vecgym.vector._env_call import call_env
 from vecgym.vector.autoreset import AutoresetEnv
 from vecgym.vector.vector_env import AutoresetMode
 
@@ -293,8 +294,7 @@ def _call(state: _WorkerState, seq: int) -> Reply | None:
         try:
             if name in RESERVED_CALL_NAMES:
                 raise ValueError(RESERVED_CALL_MSG.format(name=name))
-            attr = state.envs[index - state.start].get_wrapper_attr(name)
-            results.append(attr(*args, **kwargs) if callable(attr) else attr)
+            results.append(call_env(state.envs[index - state.start], name, args, kwargs))
         except Exception as exc:
             return Reply(seq, error=RemoteError.capture(exc, index))
     return Reply(seq, results=results)
