@@ -101,8 +101,9 @@ class SB3VecEnv(VecEnv):
     - :meth:`step_wait` returns ``(obs, rewards, dones, infos)``: ``dones`` is ``terminated or
       truncated``; ``rewards`` are float32, as SB3's ``DummyVecEnv`` stores them (so
       ``VecNormalize`` scales them bit for bit as it does over ``DummyVecEnv``); ``infos`` is a
-      list with one dict per env, holding that env's step info and ``"TimeLimit.truncated"`` (``truncated and not terminated``). An env whose episode ended
-      is reset within the same step: its entry of ``obs`` is the first observation of the next
+      list with one dict per env, holding that env's step info and ``"TimeLimit.truncated"``
+      (``truncated and not terminated``). An env whose episode ended is reset within the same
+      step: its entry of ``obs`` is the first observation of the next
       episode, its info holds the last one as ``"terminal_observation"``, and its reset info
       goes to :attr:`reset_infos`.
 
