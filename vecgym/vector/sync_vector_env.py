@@ -274,7 +274,7 @@ class SyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, Ac
             if reset_mask is None
             else np.flatnonzero(reset_mask).tolist()
         )
-        infos: dict[str, Any] = {}
+        env_infos: list[tuple[int, dict[str, Any]]] = []
         write, env_obs, autoreset_envs = self._write_obs, self._env_obs, self._autoreset_envs
         for i in indices:
             obs, info = autoreset_envs[i].reset(seed=seeds[i], options=env_options)
@@ -284,9 +284,10 @@ class SyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, Ac
                 assert env_obs is not None
                 env_obs[i] = obs
             if info:
-                infos = self._add_info(infos, info, i)
+                env_infos.append((i, info))
         self._was_reset[indices] = True
         self._all_reset = bool(self._was_reset.all())
+        infos = self._merge_infos(env_infos) if env_infos else {}
         return self._batched_observations(), infos
 
     def step(
@@ -338,7 +339,7 @@ class SyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, Ac
         rewards = np.empty(num_envs, dtype=np.float64)
         terminations = np.empty(num_envs, dtype=np.bool_)
         truncations = np.empty(num_envs, dtype=np.bool_)
-        infos: dict[str, Any] = {}
+        env_infos: list[tuple[int, dict[str, Any]]] = []
         write, env_obs = self._write_obs, self._env_obs
         actions_iter = iterate(self.action_space, actions)
         for i, (auto, action) in enumerate(zip(autoreset_envs, actions_iter, strict=True)):
@@ -349,7 +350,9 @@ class SyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, Ac
                 assert env_obs is not None
                 env_obs[i] = obs
             if info:
-                infos = self._add_info(infos, info, i)
+                env_infos.append((i, info))
+        # The infos are batched once per step, key by key (VectorEnv._merge_infos).
+        infos = self._merge_infos(env_infos) if env_infos else {}
         return self._batched_observations(), rewards, terminations, truncations, infos
 
     def _batched_observations(self) -> Any:

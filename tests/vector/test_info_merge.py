@@ -1,0 +1,156 @@
+"""Batched infos built key by key (``VectorEnv._merge_infos``) against the per-env fold of
+``VectorEnv._add_info`` and against Gymnasium's ``SyncVectorEnv``, on envs returning infos."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tests.vector.helpers import assert_same_batch
+from vecgym.vector import AutoresetMode, SyncVectorEnv
+from vecgym.vector.vector_env import merge_info_columns
+
+gymnasium = pytest.importorskip("gymnasium")
+
+from tests.support.info_envs import info_env_fns  # noqa: E402  (needs gymnasium)
+
+NUM_ENVS = 5
+
+
+def _fold(entries: list[tuple[int, dict[str, Any]]], num_envs: int) -> dict[str, Any]:
+    env = SyncVectorEnv.__new__(SyncVectorEnv)
+    env.num_envs = num_envs
+    infos: dict[str, Any] = {}
+    for i, info in entries:
+        infos = env._add_info(infos, info, i)
+    return infos
+
+
+_scalars = st.one_of(
+    st.integers(-(2**40), 2**40),
+    st.floats(allow_nan=False, width=32),
+    st.booleans(),
+    st.integers(-100, 100).map(np.int8),
+    st.integers(-(2**40), 2**40).map(np.int64),
+    st.floats(allow_nan=False, width=32).map(np.float32),
+    st.booleans().map(np.bool_),
+    st.sampled_from(["a", "bc", None]),
+    st.sampled_from([(1, 2), [3], np.zeros(2), np.ones((2, 1), dtype=np.int32), np.arange(2.0)]),
+)
+_keys = st.sampled_from(["x", "y", "lives", "final_obs", "z"])
+_values = st.recursive(
+    _scalars, lambda inner: st.dictionaries(_keys, inner, max_size=3), max_leaves=6
+)
+_infos = st.dictionaries(_keys, _values, min_size=1, max_size=4)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.booleans(), _infos), min_size=1, max_size=6))
+def test_column_merge_equals_the_fold(rows: list[tuple[bool, dict[str, Any]]]) -> None:
+    entries = [(i, info) for i, (present, info) in enumerate(rows) if present]
+    if not entries:
+        return
+    num_envs = len(rows)
+    try:
+        expected = _fold(entries, num_envs)
+    except Exception as exc:  # the fold rejects mixed dict / value columns; so does the merge
+        with pytest.raises(type(exc)):
+            merge_info_columns(entries, num_envs)
+        return
+    assert_same_batch(merge_info_columns(entries, num_envs), expected)
+
+
+def test_keys_with_leading_underscore_fold_like_add_info() -> None:
+    entries = [(0, {"a": 1, "_a": 2.5}), (2, {"_a": 1, "a": 0.5})]
+    assert_same_batch(merge_info_columns(entries, 3), _fold(entries, 3))
+
+
+class _FoldingSyncVectorEnv(SyncVectorEnv):  # type: ignore[type-arg]
+    """Overrides ``_add_info``, so its steps batch infos with the per-env fold."""
+
+    def _add_info(self, vector_infos: Any, env_info: Any, env_num: int) -> Any:
+        return super()._add_info(vector_infos, env_info, env_num)
+
+
+def _same_sign_actions(steps: int, mixed: bool) -> list[np.ndarray]:
+    rng = np.random.default_rng(5)
+    batches = []
+    for t in range(steps):
+        actions = rng.uniform(-1, 1, (NUM_ENVS, 2)).astype(np.float32)
+        if not mixed:  # one sign of action[0] per step, so "level" has one dtype per step
+            actions[:, 0] = np.abs(actions[:, 0]) * (1 if t % 3 else -1)
+        batches.append(actions)
+    return batches
+
+
+def _drive(ours: Any, theirs: Any, mode: AutoresetMode, actions: list[np.ndarray]) -> None:
+    assert_same_batch(ours.reset(seed=7), theirs.reset(seed=7), "reset")
+    ended = np.zeros(NUM_ENVS, dtype=bool)
+    saw_end = saw_late = False
+    for t, batch in enumerate(actions):
+        if mode is AutoresetMode.DISABLED and ended.any():
+            options = {"reset_mask": ended.copy()}
+            assert_same_batch(
+                ours.reset(options=options), theirs.reset(options=dict(options)), f"reset {t}"
+            )
+        result = ours.step(batch)
+        assert_same_batch(result, theirs.step(batch), f"step {t}")
+        ended = result[2] | result[3]
+        saw_end |= bool(ended.any())
+        saw_late |= "late" in result[4] or "late" in result[4].get("final_info", {})
+    assert saw_end
+    assert saw_late
+    ours.close()
+    theirs.close()
+
+
+@pytest.mark.parametrize("mode", list(AutoresetMode))
+def test_sync_infos_match_gymnasium(mode: AutoresetMode) -> None:
+    ours = SyncVectorEnv(info_env_fns(NUM_ENVS), autoreset_mode=mode)
+    theirs = gymnasium.vector.SyncVectorEnv(
+        info_env_fns(NUM_ENVS), autoreset_mode=gymnasium.vector.AutoresetMode(mode.value)
+    )
+    _drive(ours, theirs, mode, _same_sign_actions(60, mixed=False))
+
+
+@pytest.mark.parametrize("mode", list(AutoresetMode))
+def test_sync_infos_widen_like_the_fold(mode: AutoresetMode) -> None:
+    ours = SyncVectorEnv(info_env_fns(NUM_ENVS), autoreset_mode=mode)
+    folding = _FoldingSyncVectorEnv(info_env_fns(NUM_ENVS), autoreset_mode=mode)
+    actions = _same_sign_actions(60, mixed=True)
+    _drive(ours, folding, mode, actions)
+    widened = SyncVectorEnv(info_env_fns(NUM_ENVS), autoreset_mode=mode)
+    widened.reset(seed=7)
+    infos = widened.step(actions[0])[4]
+    assert infos["level"].dtype == np.float64  # int and float values in one step
+    widened.close()
+
+
+@pytest.mark.parametrize("mode", list(AutoresetMode))
+def test_halfcheetah_infos_match_gymnasium(mode: AutoresetMode) -> None:
+    pytest.importorskip("mujoco")
+
+    def make() -> Any:
+        return gymnasium.make("HalfCheetah-v5", max_episode_steps=7)
+
+    ours = SyncVectorEnv([make] * 3, autoreset_mode=mode)
+    theirs = gymnasium.vector.SyncVectorEnv(
+        [make] * 3, autoreset_mode=gymnasium.vector.AutoresetMode(mode.value)
+    )
+    assert_same_batch(ours.reset(seed=3), theirs.reset(seed=3))
+    rng = np.random.default_rng(0)
+    for t in range(20):
+        if mode is AutoresetMode.DISABLED and t % 7 == 0 and t:
+            mask = np.ones(3, dtype=bool)
+            assert_same_batch(
+                ours.reset(options={"reset_mask": mask}),
+                theirs.reset(options={"reset_mask": mask.copy()}),
+            )
+        actions = rng.uniform(-1, 1, (3, 6)).astype(np.float32)
+        assert_same_batch(ours.step(actions), theirs.step(actions), f"step {t}")
+    ours.close()
+    theirs.close()
