@@ -154,3 +154,40 @@ def test_halfcheetah_infos_match_gymnasium(mode: AutoresetMode) -> None:
         assert_same_batch(ours.step(actions), theirs.step(actions), f"step {t}")
     ours.close()
     theirs.close()
+
+
+@pytest.mark.parametrize("mode", list(AutoresetMode))
+@pytest.mark.parametrize("mixed", [False, True])
+def test_async_infos_match_sync(mode: AutoresetMode, mixed: bool) -> None:
+    from vecgym.vector import AsyncVectorEnv
+
+    ours = AsyncVectorEnv(info_env_fns(NUM_ENVS), autoreset_mode=mode, num_workers=2)
+    reference = SyncVectorEnv(info_env_fns(NUM_ENVS), autoreset_mode=mode)
+    _drive(ours, reference, mode, _same_sign_actions(40, mixed=mixed))
+
+
+def test_async_recv_infos_match_sync() -> None:
+    from vecgym.vector import AsyncVectorEnv
+
+    ours = AsyncVectorEnv(info_env_fns(NUM_ENVS), num_workers=2)
+    reference = SyncVectorEnv(info_env_fns(NUM_ENVS))
+    ours.reset(seed=7)
+    reference.reset(seed=7)
+    for t, actions in enumerate(_same_sign_actions(30, mixed=True)):
+        ours.send(actions)
+        batches = []
+        received = 0
+        while received < NUM_ENVS:
+            batch = ours.recv()
+            batches.append(batch)
+            received += len(batch[-1])
+        expected = reference.step(actions)
+        for obs, rewards, _, _, infos, ids in batches:
+            np.testing.assert_array_equal(obs, expected[0][ids], err_msg=f"step {t}")
+            np.testing.assert_array_equal(rewards, expected[1][ids])
+            for key in ("x_position", "level", "velocity"):
+                if key in infos:
+                    mask = infos[f"_{key}"]
+                    np.testing.assert_array_equal(infos[key][mask], expected[4][key][ids][mask])
+    ours.close()
+    reference.close()

@@ -665,11 +665,12 @@ class AsyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, A
         scheduler.wait_batch(timeout)
         take = scheduler.take_batch()
         ids = np.asarray(take, dtype=np.intp)
-        infos: dict[str, Any] = {}
+        entries: list[tuple[int, dict[str, Any]]] = []
         for i in take:
             info = scheduler.infos.pop(i, None)
             if info:
-                infos = self._add_info(infos, info, i)
+                entries.append((i, info))
+        infos = self._merge_infos(entries) if entries else {}
         observations = pick_observations(
             self.observations,
             self._last_obs,
@@ -820,7 +821,7 @@ class AsyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, A
         )
         if method == "call_wait" or method == "set_attr" or not replies:
             return replies, {}
-        infos, changed = merge_replies(list(replies), self._last_obs, self._add_info)
+        infos, changed = merge_replies(list(replies), self._last_obs, self._merge_infos)
         if changed or not self._obs_in_shm:
             self.observations = concatenate(
                 self.single_observation_space, self._last_obs, self.observations
