@@ -2,7 +2,7 @@
 
 Each step returns four numeric keys (a Python ``float``, a ``np.float32`` scalar, a Python
 ``int`` and a float64 array of shape ``(2,)``), as HalfCheetah's ``x_position`` / ``reward_ctrl``
-do, plus a string and a ``np.bool_`` (non-numeric: object arrays). Keys appear late (``late``
+do, plus (unless ``numeric_only``) a string and a ``np.bool_`` (non-numeric: object arrays). Keys appear late (``late``
 from the fifth step of an episode, only in even-indexed envs), and ``level`` changes dtype with
 the sign of ``action[0]``: an ``int`` when it is negative, a ``float`` otherwise, so a batch of
 actions with mixed signs makes the batched ``level`` widen. Episodes last 3 to 8 steps, ending
@@ -22,8 +22,9 @@ class InfoEnv(gymnasium.Env[np.ndarray, np.ndarray]):
 
     metadata: dict[str, Any] = {"render_modes": []}
 
-    def __init__(self, index: int = 0) -> None:
+    def __init__(self, index: int = 0, numeric_only: bool = False) -> None:
         self.index = index
+        self.numeric_only = numeric_only
         self.observation_space = gymnasium.spaces.Box(-np.inf, np.inf, (3,), np.float64)
         self.action_space = gymnasium.spaces.Box(-1.0, 1.0, (2,), np.float32)
         self._t = 0
@@ -51,9 +52,10 @@ class InfoEnv(gymnasium.Env[np.ndarray, np.ndarray]):
             "reward_ctrl": ctrl,
             "lives": 3 - self._t // 3,
             "velocity": self._state[1:].copy(),
-            "name": f"env{self.index}",
-            "healthy": np.bool_(self._state[2] > 0),
         }
+        if not self.numeric_only:
+            info["name"] = f"env{self.index}"
+            info["healthy"] = np.bool_(self._state[2] > 0)
         if self._t >= 5 and self.index % 2 == 0:
             info["late"] = np.int32(self._t)
         info["level"] = self._t if action[0] < 0 else self._t / 2
@@ -63,6 +65,7 @@ class InfoEnv(gymnasium.Env[np.ndarray, np.ndarray]):
         return self._state.copy(), float(ctrl) + 1.0, terminated, truncated, info
 
 
-def info_env_fns(num_envs: int) -> list[Any]:
-    """Constructors of ``num_envs`` :class:`InfoEnv` s, env ``i`` with ``index=i``."""
-    return [lambda i=i: InfoEnv(i) for i in range(num_envs)]
+def info_env_fns(num_envs: int, numeric_only: bool = False) -> list[Any]:
+    """Constructors of ``num_envs`` :class:`InfoEnv` s, env ``i`` with ``index=i`` (and only
+    numeric info values with ``numeric_only``)."""
+    return [lambda i=i: InfoEnv(i, numeric_only) for i in range(num_envs)]

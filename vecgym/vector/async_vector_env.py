@@ -130,6 +130,7 @@ from vecgym.vector._async.batch import (
     select_info,
 )
 from vecgym.vector._async.exits import RemoteTraceback as RemoteTraceback
+from vecgym.vector._async.infos import InfoRegistry, step_infos
 from vecgym.vector._async.options import check_shared_memory_space, validate
 from vecgym.vector._async.placement import default_start_method as default_start_method
 from vecgym.vector._async.placement import split_slices, worker_cores
@@ -393,6 +394,12 @@ class AsyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, A
             else create_empty_array(self.single_observation_space, n=self.num_envs, fn=np.zeros)
         )
         views.step_mask[:] = True
+        # Numeric infos in shared memory (_async.infos); a subclass overriding _add_info keeps
+        # the pickled path, so its override sees every info.
+        self._info_registry = (
+            InfoRegistry(self.num_envs) if type(self)._add_info is VectorEnv._add_info else None
+        )
+        pool.info_registry = self._info_registry
         self._scheduler = Scheduler(pool, self._supervisor, self.batch_size, self._last_obs)
         if mode == "different":
             spaces = self.get_attr("observation_space")
@@ -819,9 +826,21 @@ class AsyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, A
         replies = self._supervisor.collect(
             workers, failures, reset_seeds=reset_seeds, lost_call=lost_call
         )
-        if method == "call_wait" or method == "set_attr" or not replies:
+        shm_infos = method == "step_wait" and self._info_registry is not None
+        if method == "call_wait" or method == "set_attr" or not (replies or shm_infos):
             return replies, {}
-        infos, changed = merge_replies(list(replies), self._last_obs, self._merge_infos)
+        if shm_infos:
+            assert self._info_registry is not None
+            infos, changed = step_infos(
+                self._info_registry,
+                self._pool,
+                list(replies),
+                self._supervisor.restarted_now,
+                self._last_obs,
+                self._merge_infos,
+            )
+        else:
+            infos, changed = merge_replies(list(replies), self._last_obs, self._merge_infos)
         if changed or not self._obs_in_shm:
             self.observations = concatenate(
                 self.single_observation_space, self._last_obs, self.observations
@@ -855,6 +874,9 @@ class AsyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, A
         except Exception:  # close never raises: whatever failed, the workers are stopped below
             pass
         pool.stop(deadline if not terminate else time.monotonic())
+        registry: InfoRegistry | None = getattr(self, "_info_registry", None)
+        if registry is not None:
+            registry.close()
         self._done = None
 
     def __del__(self) -> None:

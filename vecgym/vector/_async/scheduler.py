@@ -205,6 +205,19 @@ class Scheduler:
         queued = self.queued.pop(k, [])
         # Envs queued while the worker ran are still RUNNING but were not stepped yet.
         done_now = [i for i in stepped if i not in queued]
+        registry = self.pool.info_registry
+        if registry is not None and (reply is None or reply.error is None):
+            # Infos the worker wrote into shared memory (_async.infos): read them before the
+            # worker is sent its queued envs and writes those rows again.
+            assert self.pool.views is not None
+            schema_ids = self.pool.views.info_schema
+            generation = self.pool.info_sent[k]
+            for i in done_now:
+                schema = int(schema_ids[i])
+                if schema:
+                    self.infos[i] = registry.materialize(generation, i, schema)
+            if reply is not None and reply.info_schemas:
+                registry.learn(reply.info_schemas)
         for i in done_now:
             self.slots[i] = EnvSlot.READY
         self.ready.extend(done_now)
