@@ -10,17 +10,22 @@ Data flow of one ``step`` (worker ``k`` owns the contiguous env slice ``[a_k, b_
                                                        WORKER_SPIN_S] wake[k].acquire()
                                                       for i in [a_k, b_k): AutoresetEnv(env_i).step(
                                                           shm.actions[i]) -> write obs leaves,
-                                                          reward, terminated, truncated into row i
+                                                          reward, terminated, truncated into row i;
+                                                          a numeric info with a learned schema ->
+                                                          its info slots, shm.info_schema[i]
                                                       shm.done[k] = (seq, has_reply)
     done.acquire() in 0.1 s slices, checking the  <-  done.release()
-      workers' sentinels between slices (a dead      (then, only if some info is non-empty or an
-      worker -> WorkerDied) [spin-yield on the        env raised: ONE pickled Reply on the pipe)
-      done words for PARENT_SPIN_S first]
-    merge the replies' infos in env order
+      workers' sentinels between slices (a dead      (then, only if some other info is non-empty
+      worker -> WorkerDied) [spin-yield on the        or an env raised: ONE pickled Reply on the
+      done words for PARENT_SPIN_S first]             pipe)
+    infos: one copy per key from the info slots
+      (_async.infos), the pickled ones merged key
+      by key (VectorEnv._merge_infos)
     return views of shm (or copies, copy=True)
 
-Nothing is pickled on the fast path: a step with empty infos costs two semaphore operations per
-worker and the numpy writes. Observations of spaces without a fixed size (Text, Sequence, Graph,
+Nothing is pickled on the fast path: a step with empty infos, or with numeric infos whose schema
+the parent has learned (``_async.infos``), costs two semaphore operations per worker and the
+numpy writes. Observations of spaces without a fixed size (Text, Sequence, Graph,
 OneOf, custom spaces) and all observations when ``shared_memory=False`` travel in the Reply instead
 (the parent keeps each env's latest observation and re-batches them, so values are always live);
 actions of such action spaces travel in a pickled request. Every command carries a sequence number:
@@ -88,6 +93,7 @@ the façade: argument checks, the public API and the ``*_async`` / ``*_wait`` st
 * ``_async.supervisor`` -- collecting replies, restart seeds, the one path that replaces a worker;
 * ``_async.scheduler`` -- the EnvPool-style ``send`` / ``recv`` state of each env;
 * ``_async.batch`` -- action writing and checks, batch selection, merging replies' infos;
+* ``_async.infos`` -- numeric infos in shared memory: learned schemas, slots, per-key assembly;
 * ``_async.protocol`` / ``_async.worker`` -- the words, messages and the worker's loop;
 * ``_async.placement`` / ``_async.options`` / ``_async.exits`` -- cores and start method, argument
   validation, how a worker ended and the errors raised for it.
