@@ -300,3 +300,29 @@ def test_shared_memory_infos_in_recv_batches() -> None:
     assert ours._info_registry.generation >= 1
     ours.close()
     reference.close()
+
+
+def test_info_signatures_cover_numeric_values_only() -> None:
+    from vecgym.vector._async.infos import info_signature
+
+    class MyFloat(np.float64):
+        pass
+
+    numeric = {"a": 1, "b": 2.5, "c": True, "d": np.float32(1), "e": np.zeros((2, 3), np.int16)}
+    assert info_signature(numeric) == (
+        ("a", int),
+        ("b", float),
+        ("c", bool),
+        ("d", np.float32),
+        ("e", ("<i2", (2, 3))),
+    )
+    for other in (
+        {"a": 1, "name": "x"},
+        {"a": np.bool_(True)},
+        {"_a": 1},
+        {"a": {"b": 1}},
+        {"a": np.array([None])},
+        {"a": MyFloat(1.0)},
+        {"a": [1, 2]},
+    ):
+        assert info_signature(other) is None, other

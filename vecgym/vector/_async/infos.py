@@ -46,6 +46,8 @@ MAX_SCHEMAS = 64
 """Signatures learned at most; later ones stay on the pickled path."""
 MAX_ROW_BYTES = 1 << 16
 """Bytes of all slots per env at most; keys that would exceed it stay on the pickled path."""
+MAX_CACHED_SHAPES = 1024
+"""Key / type combinations a worker remembers (it forgets them all when there are more)."""
 _ALIGN = 64
 _SCALAR_TYPES = (int, float, bool)
 _NUMERIC_KINDS = frozenset("biufc")
@@ -67,7 +69,8 @@ def info_signature(info: dict[str, Any]) -> Signature | None:
             if dtype.kind not in _NUMERIC_KINDS or dtype.fields is not None:
                 return None
             items.append((key, (dtype.str, value.shape)))
-        elif kind in _SCALAR_TYPES or issubclass(kind, np.number):
+        elif kind in _SCALAR_TYPES or (issubclass(kind, np.number) and kind.__module__ == "numpy"):
+            # numpy's own scalar types only: a tag travels to the parent, which must unpickle it
             items.append((key, kind))
         else:
             return None
@@ -153,6 +156,8 @@ class InfoWriter:
         shape_key = (tuple(info), tuple(map(type, info.values())))
         schema = self._by_types.get(shape_key)
         if schema is None:
+            if len(self._by_types) >= MAX_CACHED_SHAPES:  # infos whose keys keep changing
+                self._by_types.clear()
             signature = info_signature(info)
             if signature is None:
                 self._by_types[shape_key] = 0
