@@ -61,6 +61,7 @@ __all__ = [
     "converted_space",
     "is_gymnasium_env",
     "is_gymnasium_space",
+    "stepping_target",
     "value_converter",
 ]
 
@@ -562,3 +563,15 @@ def as_vecgym_env(env: Any) -> Any:
     if isinstance(env, Env) or not is_gymnasium_env(env):
         return env
     return GymnasiumEnv(env)
+
+
+def stepping_target(env: Any) -> Any:
+    """What a vectoriser's loop may call ``step`` and ``reset`` on for ``env``.
+
+    A :class:`GymnasiumEnv` whose observations need no re-packing returns the Gymnasium env's
+    results unchanged, so its ``step`` / ``reset`` are the Gymnasium env's own: the loop calls
+    those directly and saves a Python call per env step. Anything else is returned as it is.
+    """
+    if type(env) is GymnasiumEnv and env._observation_converter is None:
+        return env.gymnasium_env
+    return env

@@ -11,7 +11,7 @@ import numpy.typing as npt
 
 from vecgym import error
 from vecgym.core.env import ActType, Env, ObsType, RenderFrame
-from vecgym.core.interop import as_vecgym_env
+from vecgym.core.interop import as_vecgym_env, stepping_target
 from vecgym.core.spaces.space import Space
 from vecgym.core.spaces.utils import is_space_dtype_shape_equiv
 from vecgym.vector._arguments import INDICES_RANGE_MSG as INDICES_RANGE_MSG
@@ -167,7 +167,8 @@ class SyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, Ac
         self._check_spaces()
 
         self._autoreset_envs = [
-            AutoresetEnv(env, self.autoreset_mode, index=i) for i, env in enumerate(self.envs)
+            AutoresetEnv(stepping_target(env), self.autoreset_mode, index=i)
+            for i, env in enumerate(self.envs)
         ]
         self._was_reset = np.zeros(self.num_envs, dtype=np.bool_)
         self._all_reset = False

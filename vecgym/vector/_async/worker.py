@@ -46,7 +46,7 @@ from typing import Any
 
 import numpy as np
 
-from vecgym.core.interop import as_vecgym_env
+from vecgym.core.interop import as_vecgym_env, stepping_target
 from vecgym.vector._async.infos import InfoWriter
 from vecgym.vector._async.placement import apply_placement
 from vecgym.vector._async.protocol import (
@@ -130,10 +130,13 @@ class _WorkerState:
         self.conn = conn
         self.envs = envs
         self.autoenvs = [
-            AutoresetEnv(env, config.autoreset_mode, index=config.start + i)
+            AutoresetEnv(stepping_target(env), config.autoreset_mode, index=config.start + i)
             if config.limiter is None
             else _LimitedAutoresetEnv(
-                env, config.autoreset_mode, index=config.start + i, limiter=config.limiter
+                stepping_target(env),
+                config.autoreset_mode,
+                index=config.start + i,
+                limiter=config.limiter,
             )
             for i, env in enumerate(envs)
         ]
