@@ -320,24 +320,31 @@ def merge_info_columns(entries: list[tuple[int, dict[str, Any]]], num_envs: int)
             infos = _fold_infos(infos, info, env_num, num_envs)
         return infos
     infos = {}
+    every_env = list(range(num_envs))
     for key, (indices, values) in columns.items():
-        array = _column_array(key, indices, values, num_envs)
+        full = indices == every_env  # every env, in env order: the column is the array
+        array = _column_array(key, indices, values, num_envs, full)
         if array is None:
             column_infos: dict[str, Any] = {}
             for env_num, value in zip(indices, values, strict=True):
                 column_infos = _fold_infos(column_infos, {key: value}, env_num, num_envs)
             infos.update(column_infos)
             continue
-        mask = np.zeros(num_envs, dtype=np.bool_)
-        mask[indices] = True
+        if full:
+            mask = np.ones(num_envs, dtype=np.bool_)
+        else:
+            mask = np.zeros(num_envs, dtype=np.bool_)
+            mask[indices] = True
         infos[key] = array
         infos[f"_{key}"] = mask
     return infos
 
 
-def _column_array(key: str, indices: list[int], values: list[Any], num_envs: int) -> Any:
+def _column_array(
+    key: str, indices: list[int], values: list[Any], num_envs: int, full: bool
+) -> Any:
     """The batched array (or nested infos) of one info key's column, or ``None`` when the column
-    needs the value-by-value fold."""
+    needs the value-by-value fold (``full``: ``indices`` are every env in order)."""
     if key == "final_obs":
         return None
     kinds = set(map(type, values))
@@ -347,11 +354,14 @@ def _column_array(key: str, indices: list[int], values: list[Any], num_envs: int
     if kind is dict:
         return merge_info_columns(list(zip(indices, values, strict=True)), num_envs)
     if kind in _SCALAR_INFO_TYPES or issubclass(kind, np.number):
-        array = np.zeros(num_envs, dtype=kind)
         try:
-            array[indices] = values
+            column = np.array(values, dtype=kind)
         except (OverflowError, TypeError, ValueError):  # e.g. an int beyond int64: fold instead
             return None
+        if full:
+            return column
+        array = np.zeros(num_envs, dtype=kind)
+        array[indices] = column
         return array
     if kind is np.ndarray:
         first = values[0]
