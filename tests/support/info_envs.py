@@ -2,8 +2,9 @@
 
 Each step returns four numeric keys (a Python ``float``, a ``np.float32`` scalar, a Python
 ``int`` and a float64 array of shape ``(2,)``), as HalfCheetah's ``x_position`` / ``reward_ctrl``
-do, plus (unless ``numeric_only``) a string and a ``np.bool_`` (non-numeric: object arrays). Keys appear late (``late``
-from the fifth step of an episode, only in even-indexed envs), and ``level`` changes dtype with
+do, plus (unless ``numeric_only``) a string and a ``np.bool_`` (non-numeric: object arrays).
+Keys appear late (``late`` from the fifth step of an episode, only in even-indexed envs), and
+``level`` changes dtype with
 the sign of ``action[0]``: an ``int`` when it is negative, a ``float`` otherwise, so a batch of
 actions with mixed signs makes the batched ``level`` widen. Episodes last 3 to 8 steps, ending
 by termination in even-indexed envs and by truncation in odd ones; reset infos have their own keys.
