@@ -8,6 +8,7 @@ two envs; assertions are about behaviour (what is printed and written), never ab
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -454,3 +455,49 @@ def test_console_script_is_declared() -> None:
     extras = config["project"]["optional-dependencies"]
     assert any(dep.startswith("rich") for dep in extras["bench"])
     assert any(dep.startswith("matplotlib") for dep in extras["plot"])
+
+
+# --- EnvPool as a --compare peer ------------------------------------------------------------------
+def test_envpool_ids_map_gymnasium_ids_or_are_unavailable() -> None:
+    from vecgym.cli.runtimes import NO_ENVPOOL_ID_MSG, Unavailable, envpool_id
+
+    known = ["Pong-v5", "HalfCheetah-v5", "CartPole-v1"]
+    assert envpool_id("ALE/Pong-v5", known) == "Pong-v5"
+    assert envpool_id("HalfCheetah-v5", known) == "HalfCheetah-v5"
+    with pytest.raises(Unavailable, match=re.escape(NO_ENVPOOL_ID_MSG.format(env_id="Ant-v9"))):
+        envpool_id("Ant-v9", known)
+
+
+@pytest.mark.filterwarnings("ignore:.*precision lowered by casting:UserWarning")  # EnvPool's Box
+@pytest.mark.parametrize("name", ["envpool-sync", "envpool-async"])
+def test_envpool_runtimes_step_cartpole(name: str) -> None:
+    pytest.importorskip("envpool")
+    from vecgym.cli.measure import measure_stepper
+    from vecgym.cli.runtimes import BenchTarget, compare_runtimes
+
+    runtime = next(r for r in compare_runtimes() if r.name == name)
+    stepper, actions = runtime.build(BenchTarget("CartPole-v1"), 4, None)
+    try:
+        measurement = measure_stepper(stepper, actions, 0.05)
+    finally:
+        stepper.close()
+    assert stepper.num_envs == (4 if name == "envpool-sync" else 2)
+    assert measurement.env_steps > 0
+
+
+def test_envpool_runtime_skips_kwargs_and_other_autoreset_modes() -> None:
+    pytest.importorskip("envpool")
+    from vecgym.cli.runtimes import (
+        ENVPOOL_AUTORESET_MSG,
+        ENVPOOL_KWARGS_MSG,
+        BenchTarget,
+        Unavailable,
+        compare_runtimes,
+    )
+
+    runtime = next(r for r in compare_runtimes() if r.name == "envpool-sync")
+    kwargs = {"max_episode_steps": 5}
+    with pytest.raises(Unavailable, match=re.escape(ENVPOOL_KWARGS_MSG.format(kwargs=kwargs))):
+        runtime.build(BenchTarget("CartPole-v1", kwargs), 2, None)
+    with pytest.raises(Unavailable, match=re.escape(ENVPOOL_AUTORESET_MSG.format(mode="SameStep"))):
+        runtime.build(BenchTarget("CartPole-v1", autoreset_mode="SameStep"), 2, None)

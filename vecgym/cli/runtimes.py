@@ -3,7 +3,8 @@
 vecgym's own (``sync``, ``async``, ``vector``: the env's numpy ``vector_entry_point``) and, for
 ``--compare``, its peers when they are installed: Gymnasium's ``SyncVectorEnv`` /
 ``AsyncVectorEnv`` (and its vectorised env where the id has one), Stable-Baselines3's
-``DummyVecEnv`` / ``SubprocVecEnv`` and PufferLib's ``Serial`` / ``Multiprocessing`` backends.
+``DummyVecEnv`` / ``SubprocVecEnv``, PufferLib's ``Serial`` / ``Multiprocessing`` backends and
+EnvPool's ``step`` and ``send`` / ``recv`` (for the ids EnvPool has, see :data:`ENVPOOL_IDS`).
 Peers build the env from their own library (``gymnasium.make(env_id)``), so an id Gymnasium
 does not know is skipped for them, with the reason.
 
@@ -21,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from vecgym.cli.measure import COUNT_ALL, COUNT_NEXT_STEP, Stepper
+from vecgym.cli.measure import COUNT_ALL, COUNT_NEXT_STEP, Stepper, usable_cores
 
 __all__ = [
     "ACTION_BATCHES",
@@ -29,6 +30,8 @@ __all__ = [
     "Runtime",
     "Unavailable",
     "compare_runtimes",
+    "envpool_id",
+    "envpool_stepper",
     "vecgym_runtimes",
     "vector_stepper",
 ]
@@ -301,6 +304,95 @@ def _puffer(backend: str) -> Callable[[BenchTarget, int, int | None], tuple[Step
     return build
 
 
+# --- EnvPool -------------------------------------------------------------------------------------
+#: Gymnasium ids whose EnvPool name differs. EnvPool's Atari envs (``Pong-v5``, ...) include the
+#: standard preprocessing (no-op starts, frame skip 4, 84x84 grey frames, a stack of 4): the
+#: workload of Gymnasium's ``ALE/Pong-v5`` + ``AtariPreprocessing`` + ``FrameStackObservation(4)``,
+#: heavier per step than the raw ``ALE/Pong-v5`` it is mapped from.
+ENVPOOL_IDS = {"ALE/Pong-v5": "Pong-v5", "ALE/Breakout-v5": "Breakout-v5"}
+NO_ENVPOOL_ID_MSG = "EnvPool has no env for {env_id!r} (its ids: envpool.list_all_envs())"
+ENVPOOL_KWARGS_MSG = "EnvPool runs its own env ids without constructor kwargs, got {kwargs}"
+ENVPOOL_AUTORESET_MSG = "EnvPool autoresets on the next step only, not {mode}"
+
+
+def envpool_id(env_id: str, known: list[str]) -> str:
+    """EnvPool's name of the Gymnasium id ``env_id`` (see :data:`ENVPOOL_IDS`).
+
+    Raises:
+        Unavailable: EnvPool has no such env.
+    """
+    name = ENVPOOL_IDS.get(env_id, env_id)
+    if name not in known:
+        raise Unavailable(NO_ENVPOOL_ID_MSG.format(env_id=env_id))
+    return name
+
+
+def envpool_stepper(envs: Any, seed: int) -> tuple[Stepper, list[Any]]:
+    """An EnvPool env (``envpool.make_gymnasium``) as a stepper, with its actions: ``step`` when
+    its ``batch_size`` is its ``num_envs``, else ``send`` / ``recv`` of ``batch_size`` envs with
+    every env in flight. ``envs`` is closed if the actions cannot be sampled."""
+    import gymnasium
+
+    num_envs = int(envs.config["num_envs"])
+    batch = int(envs.config["batch_size"])
+    try:
+        batched = gymnasium.vector.utils.batch_space(envs.action_space, batch)
+        actions = _sample_batches(batched, seed)
+    except BaseException:
+        envs.close()
+        raise
+    if batch == num_envs:
+
+        def reset(seed: int) -> None:
+            envs.reset()
+
+        def step(actions: Any) -> np.ndarray:
+            _, _, terminated, truncated, _ = envs.step(actions)
+            return np.logical_or(terminated, truncated)
+
+        return Stepper(num_envs, reset, step, envs.close), actions
+
+    ids: list[Any] = [None]
+
+    def reset_async(seed: int) -> None:
+        envs.async_reset()
+        ids[0] = envs.recv()[4]["env_id"]
+
+    def step_async(actions: Any) -> np.ndarray:
+        envs.send(actions, ids[0])
+        _, _, terminated, truncated, info = envs.recv()
+        ids[0] = info["env_id"]
+        return np.logical_or(terminated, truncated)
+
+    return Stepper(batch, reset_async, step_async, envs.close, counting=COUNT_ALL), actions
+
+
+def _envpool(kind: str) -> Callable[[BenchTarget, int, int | None], tuple[Stepper, list[Any]]]:
+    """EnvPool's ``make_gymnasium`` with ``num_threads`` = the usable cores: ``"sync"`` steps
+    every env with ``step``; ``"async"`` keeps all envs in flight and receives batches of half of
+    them (``send`` / ``recv``). Async batches count every env step (an autoreset step included:
+    one per episode)."""
+
+    def build(target: BenchTarget, num_envs: int, workers: int | None) -> tuple[Stepper, list[Any]]:
+        envpool = _import("envpool", "envpool", "EnvPool")
+        if target.env_kwargs:
+            raise Unavailable(ENVPOOL_KWARGS_MSG.format(kwargs=target.env_kwargs))
+        if target.autoreset_mode != "NextStep":
+            raise Unavailable(ENVPOOL_AUTORESET_MSG.format(mode=target.autoreset_mode))
+        name = envpool_id(target.env_id, list(envpool.list_all_envs()))
+        batch = num_envs if kind == "sync" else max(1, num_envs // 2)
+        envs = envpool.make_gymnasium(
+            name,
+            num_envs=num_envs,
+            batch_size=batch,
+            num_threads=workers or usable_cores(),
+            seed=target.seed,
+        )
+        return envpool_stepper(envs, target.seed)
+
+    return build
+
+
 def compare_runtimes() -> list[Runtime]:
     """The peers ``--compare`` adds (each skipped with a note when it cannot run)."""
     return [
@@ -311,4 +403,6 @@ def compare_runtimes() -> list[Runtime]:
         Runtime("sb3-subproc", _sb3("subproc"), process_per_env=True),
         Runtime("pufferlib-serial", _puffer("Serial")),
         Runtime("pufferlib-mp", _puffer("Multiprocessing"), uses_workers=True),
+        Runtime("envpool-sync", _envpool("sync")),
+        Runtime("envpool-async", _envpool("async")),
     ]

@@ -64,6 +64,7 @@ __all__ = [
     "gymnasium_flavoured",
     "is_gymnasium_env",
     "is_gymnasium_space",
+    "stepping_target",
     "value_converter",
     "wrapper_stack_contains",
 ]
@@ -665,3 +666,15 @@ def wrapper_stack_contains(env: Any, wrapper_class: type) -> bool:
         else:
             layer = getattr(layer, "env", None)
     return False
+
+
+def stepping_target(env: Any) -> Any:
+    """What a vectoriser's loop may call ``step`` and ``reset`` on for ``env``.
+
+    A :class:`GymnasiumEnv` whose observations need no re-packing returns the Gymnasium env's
+    results unchanged, so its ``step`` / ``reset`` are the Gymnasium env's own: the loop calls
+    those directly and saves a Python call per env step. Anything else is returned as it is.
+    """
+    if type(env) is GymnasiumEnv and env._observation_converter is None:
+        return env.gymnasium_env
+    return env

@@ -10,37 +10,31 @@ Data flow of one ``step`` (worker ``k`` owns the contiguous env slice ``[a_k, b_
                                                        WORKER_SPIN_S] wake[k].acquire()
                                                       for i in [a_k, b_k): AutoresetEnv(env_i).step(
                                                           shm.actions[i]) -> write obs leaves,
-                                                          reward, terminated, truncated into row i
+                                                          reward, terminated, truncated into row i;
+                                                          a numeric info with a learned schema ->
+                                                          its info slots, shm.info_schema[i]
                                                       shm.done[k] = (seq, has_reply)
     done.acquire() in 0.1 s slices, checking the  <-  done.release()
-      workers' sentinels between slices (a dead      (then, only if some info is non-empty or an
-      worker -> WorkerDied) [spin-yield on the        env raised: ONE pickled Reply on the pipe)
-      done words for PARENT_SPIN_S first]
-    merge the replies' infos in env order
+      workers' sentinels between slices (a dead      (then, only if some other info is non-empty
+      worker -> WorkerDied) [spin-yield on the        or an env raised: ONE pickled Reply on the
+      done words for PARENT_SPIN_S first]             pipe)
+    infos: one copy per key from the info slots
+      (_async.infos), the pickled ones merged key
+      by key (VectorEnv._merge_infos)
     return views of shm (or copies, copy=True)
 
-Nothing is pickled on the fast path: a step with empty infos costs two semaphore operations per
-worker and the numpy writes. Observations of spaces without a fixed size (Text, Sequence, Graph,
+Nothing is pickled on the fast path: a step with empty infos, or with numeric infos whose schema
+the parent has learned (``_async.infos``), costs two semaphore operations per worker and the
+numpy writes. Observations of spaces without a fixed size (Text, Sequence, Graph,
 OneOf, custom spaces) and all observations when ``shared_memory=False`` travel in the Reply instead
 (the parent keeps each env's latest observation and re-batches them, so values are always live);
 actions of such action spaces travel in a pickled request. Every command carries a sequence number:
 a reply that arrives after its ``*_wait`` timed out is recognised and discarded.
 
-Wake-up primitive, measured on the 2-core development machine (shared with other jobs, so each
-figure is the range over repeats; round trip parent -> worker -> parent):
-
-================================================  ==============
-pickled ``Pipe`` send/recv                         25 us
-semaphore pair, both sides blocking                6-48 us
-semaphore pair, waiter spins ~50 us first          0.5-0.9 us
-blocking after 100 us of parent work (idle core)   ~60 us
-same, worker spinning up to 200 us first           7-21 us
-================================================  ==============
-
 The policy (a bounded spin that yields, then blocking; the parent spins only while the workers'
-recent replies came within its spin window) and its reasons are described in
-:mod:`vecgym.vector._async.pool`. Measured on the 2-core machine (best / median of
-3 runs of 1 s, 2 workers, fork):
+recent replies came within its spin window), its reasons and the cost of each wake-up primitive
+are described in :mod:`vecgym.vector._async.pool`. Measured on the 2-core machine (best / median
+of 3 runs of 1 s, 2 workers, fork):
 
 ============================================  ===================  ==================
 CartPole-v1 env steps/s                        block only           spin + yield
@@ -63,9 +57,9 @@ Failures -- env exceptions re-raised with their type, dead workers (``WorkerDied
 (``WaitTimeout``), restarts, a ``close()`` that never hangs, bad input refused before anything is
 stepped -- are summarised in :mod:`vecgym.vector._async.supervisor`.
 
-The machinery (worker pool, supervisor, send/recv scheduler, protocol, worker) lives in the
-private :mod:`vecgym.vector._async` package; this module is the façade: argument checks, the
-public API and the ``*_async`` / ``*_wait`` state.
+The machinery (worker pool, supervisor, send/recv scheduler, numeric infos in shared memory,
+protocol, worker) lives in the private :mod:`vecgym.vector._async` package; this module is the
+façade: argument checks, the public API and the ``*_async`` / ``*_wait`` state.
 
 Scheduling granularity is a worker: :meth:`AsyncVectorEnv.send` / :meth:`AsyncVectorEnv.recv`
 (EnvPool-style asynchronous batches) report a worker's envs when the whole worker finished its
@@ -104,6 +98,7 @@ from vecgym.vector._async.batch import (
     select_info,
 )
 from vecgym.vector._async.exits import RemoteTraceback as RemoteTraceback
+from vecgym.vector._async.infos import InfoRegistry, step_infos
 from vecgym.vector._async.options import check_shared_memory_space, observation_spaces, validate
 from vecgym.vector._async.placement import default_start_method as default_start_method
 from vecgym.vector._async.placement import usable_cores as usable_cores
@@ -354,6 +349,12 @@ class AsyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, A
             else create_empty_array(self.single_observation_space, n=self.num_envs, fn=np.zeros)
         )
         views.step_mask[:] = True
+        # Numeric infos in shared memory (_async.infos); a subclass overriding _add_info keeps
+        # the pickled path, so its override sees every info.
+        self._info_registry = (
+            InfoRegistry(self.num_envs) if type(self)._add_info is VectorEnv._add_info else None
+        )
+        pool.info_registry = self._info_registry
         self._scheduler = Scheduler(pool, self._supervisor, self.batch_size, self._last_obs)
         if mode == "different":
             spaces = self.get_attr("observation_space")
@@ -587,7 +588,7 @@ class AsyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, A
         scheduler.wait_batch(timeout)
         take = scheduler.take_batch()
         ids = np.asarray(take, dtype=np.intp)
-        infos = scheduler.take_infos(take, self._add_info)
+        infos = scheduler.take_infos(take, self._merge_infos)
         observations = pick_observations(
             self.observations,
             self._last_obs,
@@ -737,9 +738,14 @@ class AsyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, A
         replies = self._supervisor.collect(
             workers, failures, reset_seeds=reset_seeds, lost_call=lost_call
         )
-        if lost_call is not None or not replies:  # a call's replies hold results, not steps
+        registry = self._info_registry if method == "step_wait" else None
+        if lost_call is not None or not (replies or registry is not None):  # calls: results
             return replies, {}
-        infos, changed = merge_replies(list(replies), self._last_obs, self._add_info)
+        if registry is not None:  # numeric step infos wait in their shared slots
+            args = (self._pool, list(replies), self._supervisor.restarted_now, self._last_obs)
+            infos, changed = step_infos(registry, *args, self._merge_infos)
+        else:
+            infos, changed = merge_replies(list(replies), self._last_obs, self._merge_infos)
         if changed or not self._obs_in_shm:
             self.observations = concatenate(
                 self.single_observation_space, self._last_obs, self.observations
@@ -773,6 +779,9 @@ class AsyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, A
         except Exception:  # close never raises: whatever failed, the workers are stopped below
             pass
         pool.stop(deadline if not terminate else time.monotonic())
+        registry: InfoRegistry | None = getattr(self, "_info_registry", None)
+        if registry is not None:
+            registry.close()
         self._done = None
 
     def __del__(self) -> None:

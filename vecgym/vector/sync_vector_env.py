@@ -11,7 +11,7 @@ import numpy.typing as npt
 
 from vecgym import error
 from vecgym.core.env import ActType, Env, ObsType, RenderFrame
-from vecgym.core.interop import as_vecgym_env
+from vecgym.core.interop import as_vecgym_env, stepping_target
 from vecgym.core.spaces.space import Space
 from vecgym.core.spaces.utils import is_space_dtype_shape_equiv
 from vecgym.vector._arguments import INDICES_RANGE_MSG as INDICES_RANGE_MSG
@@ -168,7 +168,8 @@ class SyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, Ac
         self._check_spaces()
 
         self._autoreset_envs = [
-            AutoresetEnv(env, self.autoreset_mode, index=i) for i, env in enumerate(self.envs)
+            AutoresetEnv(stepping_target(env), self.autoreset_mode, index=i)
+            for i, env in enumerate(self.envs)
         ]
         self._was_reset = np.zeros(self.num_envs, dtype=np.bool_)
         self._all_reset = False
@@ -275,7 +276,7 @@ class SyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, Ac
             if reset_mask is None
             else np.flatnonzero(reset_mask).tolist()
         )
-        infos: dict[str, Any] = {}
+        env_infos: list[tuple[int, dict[str, Any]]] = []
         write, env_obs, autoreset_envs = self._write_obs, self._env_obs, self._autoreset_envs
         for i in indices:
             obs, info = autoreset_envs[i].reset(seed=seeds[i], options=env_options)
@@ -285,9 +286,10 @@ class SyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, Ac
                 assert env_obs is not None
                 env_obs[i] = obs
             if info:
-                infos = self._add_info(infos, info, i)
+                env_infos.append((i, info))
         self._was_reset[indices] = True
         self._all_reset = bool(self._was_reset.all())
+        infos = self._merge_infos(env_infos) if env_infos else {}
         return self._batched_observations(), infos
 
     def step(
@@ -339,7 +341,7 @@ class SyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, Ac
         rewards = np.empty(num_envs, dtype=np.float64)
         terminations = np.empty(num_envs, dtype=np.bool_)
         truncations = np.empty(num_envs, dtype=np.bool_)
-        infos: dict[str, Any] = {}
+        env_infos: list[tuple[int, dict[str, Any]]] = []
         write, env_obs = self._write_obs, self._env_obs
         actions_iter = iterate(self.action_space, actions)
         for i, (auto, action) in enumerate(zip(autoreset_envs, actions_iter, strict=True)):
@@ -350,7 +352,9 @@ class SyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, Ac
                 assert env_obs is not None
                 env_obs[i] = obs
             if info:
-                infos = self._add_info(infos, info, i)
+                env_infos.append((i, info))
+        # The infos are batched once per step, key by key (VectorEnv._merge_infos).
+        infos = self._merge_infos(env_infos) if env_infos else {}
         return self._batched_observations(), rewards, terminations, truncations, infos
 
     def _batched_observations(self) -> Any:

@@ -212,25 +212,28 @@ class VectorEnv(Generic[ObsType, ActType, ArrayType]):
         Returns:
             ``vector_infos``.
         """
-        num_envs = self.num_envs
-        for key, value in env_info.items():
-            if isinstance(value, dict) and key != "final_obs":
-                array: Any = self._add_info(vector_infos.get(key, {}), value, env_num)
-            else:
-                array = vector_infos.get(key)
-                if array is None:
-                    array = _new_info_array(key, value, num_envs)
-                elif array.dtype != object and key != "final_obs":
-                    array = _widen_info_array(array, value)
-                array[env_num] = value
-            mask_key = f"_{key}"
-            mask = vector_infos.get(mask_key)
-            if mask is None:
-                mask = np.zeros(num_envs, dtype=np.bool_)
-            mask[env_num] = True
-            vector_infos[key] = array
-            vector_infos[mask_key] = mask
-        return vector_infos
+        return _fold_infos(vector_infos, env_info, env_num, self.num_envs)
+
+    def _merge_infos(self, entries: list[tuple[int, dict[str, Any]]]) -> dict[str, Any]:
+        """The batched infos of several sub-environments, built one key at a time.
+
+        The result equals folding :meth:`_add_info` over ``entries`` in order (same keys, key
+        order, dtypes, widening and masks), but each key's array and mask are built once from
+        the column of its values instead of once per env: see :func:`merge_info_columns`. A
+        subclass that overrides :meth:`_add_info` gets the fold through its override.
+
+        Args:
+            entries: ``(env_index, info)`` pairs in env order, each info non-empty.
+
+        Returns:
+            The batched infos (a new dict).
+        """
+        if type(self)._add_info is not VectorEnv._add_info:
+            infos: dict[str, Any] = {}
+            for env_num, info in entries:
+                infos = self._add_info(infos, info, env_num)
+            return infos
+        return merge_info_columns(entries, self.num_envs)
 
     def __repr__(self) -> str:
         """``ClassName(env_id, num_envs=n)`` (the id only when the env has a spec)."""
@@ -276,6 +279,126 @@ def _new_info_array(key: str, value: Any, num_envs: int) -> np.ndarray:
     if isinstance(value, np.ndarray):
         return np.zeros((num_envs, *value.shape), dtype=value.dtype)
     return np.full(num_envs, None, dtype=object)
+
+
+def merge_info_columns(entries: list[tuple[int, dict[str, Any]]], num_envs: int) -> dict[str, Any]:
+    """The infos of ``entries`` (``(env_index, info)`` pairs) batched as :meth:`VectorEnv._add_info`
+    batches them one after another, with one numpy assignment per key.
+
+    The values of each key are first gathered into a column (the env indices and the values).
+    A column whose values all have one exact type (Python ``int`` / ``float`` / ``bool``, one
+    numpy number type, or numpy arrays of one dtype and shape) becomes its array in one
+    assignment, as the fold would make it: no widening can happen there. Nested dicts are merged
+    the same way, recursively. Any other column (mixed types that may widen, objects,
+    ``final_obs``) and any key starting with ``_`` (which the fold could mix up with a mask) goes
+    through :meth:`VectorEnv._add_info`'s rules value by value, so the result is the fold's in
+    every case.
+    """
+    if len(entries) == 1:
+        env_num, info = entries[0]
+        return _fold_infos({}, info, env_num, num_envs)
+    columns: dict[str, tuple[list[int], list[Any]]] = {}
+    first_keys = entries[0][1].keys()
+    if all(info.keys() == first_keys for _, info in entries):
+        # The usual case (every env gives the same keys): one list comprehension per key.
+        indices = [env_num for env_num, _ in entries]
+        infos_list = [info for _, info in entries]
+        for key in entries[0][1]:
+            columns[key] = (indices, [info[key] for info in infos_list])
+    else:
+        for env_num, info in entries:
+            for key, value in info.items():
+                column = columns.get(key)
+                if column is None:
+                    columns[key] = ([env_num], [value])
+                else:
+                    column[0].append(env_num)
+                    column[1].append(value)
+    if any(key[:1] == "_" for key in columns):
+        infos: dict[str, Any] = {}
+        for env_num, info in entries:
+            infos = _fold_infos(infos, info, env_num, num_envs)
+        return infos
+    infos = {}
+    every_env = list(range(num_envs))
+    for key, (indices, values) in columns.items():
+        full = indices == every_env  # every env, in env order: the column is the array
+        array = _column_array(key, indices, values, num_envs, full)
+        if array is None:
+            column_infos: dict[str, Any] = {}
+            for env_num, value in zip(indices, values, strict=True):
+                column_infos = _fold_infos(column_infos, {key: value}, env_num, num_envs)
+            infos.update(column_infos)
+            continue
+        if full:
+            mask = np.ones(num_envs, dtype=np.bool_)
+        else:
+            mask = np.zeros(num_envs, dtype=np.bool_)
+            mask[indices] = True
+        infos[key] = array
+        infos[f"_{key}"] = mask
+    return infos
+
+
+def _column_array(
+    key: str, indices: list[int], values: list[Any], num_envs: int, full: bool
+) -> Any:
+    """The batched array (or nested infos) of one info key's column, or ``None`` when the column
+    needs the value-by-value fold (``full``: ``indices`` are every env in order)."""
+    if key == "final_obs":
+        return None
+    kinds = set(map(type, values))
+    if len(kinds) != 1:
+        return None
+    kind = type(values[0])
+    if kind is dict:
+        return merge_info_columns(list(zip(indices, values, strict=True)), num_envs)
+    if kind in _SCALAR_INFO_TYPES or issubclass(kind, np.number):
+        try:
+            column = np.array(values, dtype=kind)
+        except (OverflowError, TypeError, ValueError):  # e.g. an int beyond int64: fold instead
+            return None
+        if full:
+            return column
+        array = np.zeros(num_envs, dtype=kind)
+        array[indices] = column
+        return array
+    if kind is np.ndarray:
+        first = values[0]
+        dtype, shape = first.dtype, first.shape
+        if dtype.hasobject or not all(
+            value.dtype == dtype and value.shape == shape for value in values
+        ):
+            return None
+        array = np.zeros((num_envs, *shape), dtype=dtype)
+        for env_num, value in zip(indices, values, strict=True):
+            array[env_num] = value
+        return array
+    return None
+
+
+def _fold_infos(
+    vector_infos: dict[str, Any], env_info: dict[str, Any], env_num: int, num_envs: int
+) -> dict[str, Any]:
+    """:meth:`VectorEnv._add_info` for ``num_envs`` envs (the fold the column merge reproduces)."""
+    for key, value in env_info.items():
+        if isinstance(value, dict) and key != "final_obs":
+            array: Any = _fold_infos(vector_infos.get(key, {}), value, env_num, num_envs)
+        else:
+            array = vector_infos.get(key)
+            if array is None:
+                array = _new_info_array(key, value, num_envs)
+            elif array.dtype != object and key != "final_obs":
+                array = _widen_info_array(array, value)
+            array[env_num] = value
+        mask_key = f"_{key}"
+        mask = vector_infos.get(mask_key)
+        if mask is None:
+            mask = np.zeros(num_envs, dtype=np.bool_)
+        mask[env_num] = True
+        vector_infos[key] = array
+        vector_infos[mask_key] = mask
+    return vector_infos
 
 
 class VectorWrapper(

@@ -28,6 +28,8 @@ ACTION_COUNT_MSG = "expected {expected} actions (one per env), got {got}"
 
 #: ``add_info(infos, info, env_index) -> infos``: :meth:`VectorEnv._add_info`.
 AddInfo = Callable[[dict[str, Any], dict[str, Any], int], dict[str, Any]]
+#: ``merge_infos([(env_index, info), ...]) -> infos``: :meth:`VectorEnv._merge_infos`.
+MergeInfos = Callable[[list[tuple[int, dict[str, Any]]]], dict[str, Any]]
 
 
 def copy_tree(value: Any) -> Any:
@@ -59,14 +61,17 @@ def select_info(infos: dict[str, Any], ids: npt.NDArray[np.intp]) -> dict[str, A
 
 
 def merge_replies(
-    replies: list[tuple[int, Reply | None]], last_obs: list[Any], add_info: AddInfo
+    replies: list[tuple[int, Reply | None]], last_obs: list[Any], merge_infos: MergeInfos
 ) -> tuple[dict[str, Any], bool]:
-    """Fold the replies' observations into ``last_obs`` and their infos into one dict.
+    """Fold the replies' observations into ``last_obs`` and batch their infos in one go.
+
+    The infos of every reply are gathered first and batched once, key by key
+    (``merge_infos``, :meth:`VectorEnv._merge_infos`), not env by env.
 
     Returns:
         ``(infos, changed)``: ``changed`` when some reply carried observations.
     """
-    infos: dict[str, Any] = {}
+    entries: list[tuple[int, dict[str, Any]]] = []
     changed = False
     for _, reply in replies:
         assert reply is not None
@@ -74,9 +79,8 @@ def merge_replies(
             for i, obs in reply.observations:
                 last_obs[i] = obs
             changed = True
-        for i, info in reply.infos:
-            infos = add_info(infos, info, i)
-    return infos, changed
+        entries.extend(reply.infos)
+    return (merge_infos(entries) if entries else {}), changed
 
 
 def pick_observations(

@@ -3,7 +3,8 @@
 Two channels connect the parent with worker ``k``:
 
 * a **shared block** (one memory mapping, see :class:`SharedLayout`) holding the per-worker command
-  word and done word, the per-env step mask, rewards, terminations, truncations and, for
+  word, done word and info-layout generation word, the per-env step mask, rewards, terminations,
+  truncations, info schema ids (:mod:`vecgym.vector._async.infos`) and, for
   fixed-size spaces, every leaf of the batched observations and actions;
 * a **pipe** carrying the (rare) pickled messages: :class:`Request` from parent to worker and
   :class:`Reply` from worker to parent.
@@ -168,6 +169,8 @@ class Reply:
         observations: ``(env_index, obs)`` pairs when observations do not live in shared memory.
         results: per-env results of a ``CALL``.
         error: the exception that stopped the command, if any.
+        info_schemas: signatures of infos that had no shared-memory schema yet (see
+            :mod:`vecgym.vector._async.infos`), proposed to the parent.
     """
 
     seq: int
@@ -175,6 +178,7 @@ class Reply:
     observations: list[tuple[int, Any]] | None = None
     results: list[Any] | None = None
     error: RemoteError | None = None
+    info_schemas: list[Any] | None = None
 
 
 @dataclass
@@ -278,6 +282,8 @@ class SharedLayout:
             ("rewards", (n,), "<f8"),
             ("terminated", (n,), "|b1"),
             ("truncated", (n,), "|b1"),
+            ("info_schema", (n,), "<i4"),
+            ("info_gen", (w,), "<i8"),
         ]
         for prefix, tree in (("obs", self.obs_tree), ("action", self.action_tree)):
             if tree is not None:
@@ -320,6 +326,8 @@ class SharedLayout:
             rewards=flat["rewards"],
             terminated=flat["terminated"],
             truncated=flat["truncated"],
+            info_schema=flat["info_schema"],
+            info_gen=flat["info_gen"],
             obs_leaves=obs_leaves,
             observations=_build(self.obs_tree, iter(obs_leaves)),
             action_leaves=action_leaves,
@@ -348,6 +356,8 @@ class SharedViews:
     rewards: np.ndarray
     terminated: np.ndarray
     truncated: np.ndarray
+    info_schema: np.ndarray
+    info_gen: np.ndarray
     obs_leaves: list[np.ndarray]
     observations: Any
     action_leaves: list[np.ndarray]

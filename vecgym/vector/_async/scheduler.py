@@ -206,6 +206,19 @@ class Scheduler:
         queued = self.queued.pop(k, [])
         # Envs queued while the worker ran are still RUNNING but were not stepped yet.
         done_now = [i for i in stepped if i not in queued]
+        registry = self.pool.info_registry
+        if registry is not None and (reply is None or reply.error is None):
+            # Infos the worker wrote into shared memory (_async.infos): read them before the
+            # worker is sent its queued envs and writes those rows again.
+            assert self.pool.views is not None
+            schema_ids = self.pool.views.info_schema
+            generation = self.pool.info_sent[k]
+            for i in done_now:
+                schema = int(schema_ids[i])
+                if schema:
+                    self.infos[i] = registry.materialize(generation, i, schema)
+            if reply is not None and reply.info_schemas:
+                registry.learn(reply.info_schemas)
         for i in done_now:
             self.slots[i] = EnvSlot.READY
         self.ready.extend(done_now)
@@ -245,15 +258,16 @@ class Scheduler:
             self.ready.append(i)
 
     def take_infos(
-        self, take: list[int], add_info: Callable[..., dict[str, Any]]
+        self, take: list[int], merge: Callable[[list[tuple[int, dict[str, Any]]]], dict[str, Any]]
     ) -> dict[str, Any]:
-        """The batched infos of the envs ``take`` (forgotten here once taken)."""
-        infos: dict[str, Any] = {}
+        """The batched infos of the envs ``take``, merged in one call of ``merge`` over the
+        ``(env index, info)`` pairs (forgotten here once taken)."""
+        entries: list[tuple[int, dict[str, Any]]] = []
         for i in take:
             info = self.infos.pop(i, None)
             if info:
-                infos = add_info(infos, info, i)
-        return infos
+                entries.append((i, info))
+        return merge(entries) if entries else {}
 
     def take_batch(self) -> list[int]:
         """The (ascending) envs of the next ``recv`` batch, now ``IDLE`` again."""

@@ -46,7 +46,8 @@ from typing import Any
 
 import numpy as np
 
-from vecgym.core.interop import as_vecgym_env
+from vecgym.core.interop import as_vecgym_env, stepping_target
+from vecgym.vector._async.infos import InfoWriter
 from vecgym.vector._async.placement import apply_placement
 from vecgym.vector._async.protocol import (
     Command,
@@ -130,10 +131,13 @@ class _WorkerState:
         self.conn = conn
         self.envs = envs
         self.autoenvs = [
-            AutoresetEnv(env, config.autoreset_mode, index=config.start + i)
+            AutoresetEnv(stepping_target(env), config.autoreset_mode, index=config.start + i)
             if config.limiter is None
             else _LimitedAutoresetEnv(
-                env, config.autoreset_mode, index=config.start + i, limiter=config.limiter
+                stepping_target(env),
+                config.autoreset_mode,
+                index=config.start + i,
+                limiter=config.limiter,
             )
             for i, env in enumerate(envs)
         ]
@@ -143,6 +147,7 @@ class _WorkerState:
         self.stop = config.start + len(envs)
         self.obs_in_shm = layout.obs_tree is not None
         self.actions_in_shm = layout.action_tree is not None
+        self.info_writer = InfoWriter()
         self.running = True
 
 
@@ -221,6 +226,13 @@ def _step(state: _WorkerState, seq: int) -> Reply | None:
     else:
         request = state.conn.recv()
         actions_view = None
+    writer = state.info_writer
+    if int(views.info_gen[state.config.worker_index]) != writer.generation:
+        # A new info layout follows the request on the pipe (see _async.infos).
+        layout = state.conn.recv()
+        writer.attach(layout, recv_handle(state.conn))
+    schema_view = views.info_schema
+    proposals: list[Any] = []
     mask = views.step_mask
     rewards, terminated, truncated = views.rewards, views.terminated, views.truncated
     infos: list[tuple[int, dict[str, Any]]] = []
@@ -250,7 +262,12 @@ def _step(state: _WorkerState, seq: int) -> Reply | None:
             error = RemoteError.capture(exc, index)
             break
         if info:
-            infos.append((index, info))
+            schema = writer.write(index, info, proposals)
+            schema_view[index] = schema
+            if not schema:
+                infos.append((index, info))
+        else:
+            schema_view[index] = 0
     if error is None and not infos and state.obs_in_shm:
         return None
     return Reply(
@@ -258,6 +275,7 @@ def _step(state: _WorkerState, seq: int) -> Reply | None:
         infos=infos,
         observations=None if state.obs_in_shm else observations,
         error=error,
+        info_schemas=proposals or None,
     )
 
 

@@ -1,0 +1,79 @@
+"""ALE Pong with the standard preprocessing side by side: single env, vecgym Sync / Async,
+Gymnasium Sync / Async, EnvPool.
+
+Usage::
+
+    python benchmarks/bench_atari.py [--num-envs 8 16] [--seconds 3] [--json out.json]
+
+The envs are ``gymnasium.make("ALE/Pong-v5", frameskip=1)`` wrapped in ``AtariPreprocessing``
+(no-op starts up to 30, frame skip 4, 84x84 grey) and ``FrameStackObservation(4)``: 4x84x84
+uint8 observations, infos ``lives`` / ``episode_frame_number`` / ``frame_number`` on every step.
+EnvPool runs its ``Pong-v5``, which does the same preprocessing in C++ (set to match: sticky
+actions 0.25, no fire reset, 27,000 agent steps at most), with ``num_threads`` = the usable cores.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import Any
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from real_envs import run
+
+from vecgym.cli.measure import usable_cores
+
+
+def make_env() -> Any:
+    """Pong-v5 with AtariPreprocessing and a stack of 4 frames (Gymnasium)."""
+    import ale_py
+    import gymnasium
+    from gymnasium.wrappers import AtariPreprocessing, FrameStackObservation
+
+    gymnasium.register_envs(ale_py)
+    env = gymnasium.make("ALE/Pong-v5", frameskip=1)
+    return FrameStackObservation(AtariPreprocessing(env), 4)
+
+
+def make_envpool(num_envs: int, batch_size: int) -> Any:
+    """EnvPool's Pong-v5, preprocessing as ``make_env``'s."""
+    import envpool
+
+    return envpool.make_gymnasium(
+        "Pong-v5",
+        num_envs=num_envs,
+        batch_size=batch_size,
+        num_threads=usable_cores(),
+        seed=0,
+        repeat_action_probability=0.25,
+        use_fire_reset=False,
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--num-envs", type=int, nargs="+", default=[8])
+    parser.add_argument("--seconds", type=float, default=3.0)
+    parser.add_argument("--json", default=None)
+    args = parser.parse_args()
+    try:
+        import envpool  # noqa: F401
+
+        envpool_make = make_envpool
+    except ImportError:
+        print("EnvPool is not installed (pip install envpool): its rows are skipped")
+        envpool_make = None  # type: ignore[assignment]
+    run(
+        "ALE/Pong-v5 + AtariPreprocessing + FrameStackObservation(4)",
+        make_env,
+        envpool_make,
+        args.num_envs,
+        args.seconds,
+        args.json,
+    )
+
+
+if __name__ == "__main__":
+    main()

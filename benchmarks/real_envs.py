@@ -1,0 +1,136 @@
+"""Side-by-side runs on real environments, shared by ``bench_mujoco.py`` and ``bench_atari.py``.
+
+Every runtime gets the same env functions (``gymnasium.make`` plus the workload's wrappers), as a
+user would pass them, except EnvPool, which builds its own env (its C++ version of the same
+workload). Actions are generated before timing; steps are timed and counted by
+:mod:`vecgym.cli.measure` (a warm-up first; a NEXT_STEP reset step is not an env step; EnvPool's
+``send`` / ``recv`` batches count every step). The bound is the single-env rate (one env from the
+same functions, stepped in a plain loop) times the usable cores; per-core figures divide a rate
+by the cores it could use: 1 for a Sync runtime, else ``min(num_envs, cores)``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import time
+from collections.abc import Callable
+from typing import Any
+
+from vecgym.cli.measure import Stepper, measure_single_env, measure_stepper, usable_cores
+from vecgym.cli.runtimes import BenchTarget, envpool_stepper, vector_stepper
+
+Row = dict[str, Any]
+
+
+def _single(make: Callable[[], Any], seconds: float) -> float:
+    env = make()
+    env.action_space.seed(0)
+    actions = [env.action_space.sample() for _ in range(512)]
+    try:
+        return measure_single_env(env, actions, seconds).steps_per_s
+    finally:
+        env.close()
+
+
+def _runtimes(
+    make: Callable[[], Any], num_envs: int, envpool_make: Callable[[int, int], Any] | None
+) -> list[tuple[str, Callable[[], tuple[Stepper, list[Any]]]]]:
+    import gymnasium
+
+    from vecgym.vector import AsyncVectorEnv, SyncVectorEnv
+
+    fns = [make] * num_envs
+    target = BenchTarget("bench")
+    runtimes: list[tuple[str, Callable[[], tuple[Stepper, list[Any]]]]] = [
+        ("vecgym Sync", lambda: vector_stepper(SyncVectorEnv(fns), target)),
+        ("vecgym Async", lambda: vector_stepper(AsyncVectorEnv(fns, copy=False), target)),
+        ("Gymnasium Sync", lambda: vector_stepper(gymnasium.vector.SyncVectorEnv(fns), target)),
+        (
+            "Gymnasium Async",
+            lambda: vector_stepper(gymnasium.vector.AsyncVectorEnv(fns, copy=False), target),
+        ),
+    ]
+    if envpool_make is not None:
+        runtimes.append(
+            ("EnvPool sync", lambda: envpool_stepper(envpool_make(num_envs, num_envs), 0))
+        )
+        half = max(1, num_envs // 2)
+        runtimes.append(("EnvPool async", lambda: envpool_stepper(envpool_make(num_envs, half), 0)))
+    return runtimes
+
+
+def run(
+    title: str,
+    make: Callable[[], Any],
+    envpool_make: Callable[[int, int], Any] | None,
+    num_envs_list: list[int],
+    seconds: float,
+    json_path: str | None,
+) -> list[Row]:
+    """Measure every runtime at each ``num_envs`` and print a markdown table.
+
+    Args:
+        title: the workload's name.
+        make: a picklable function building one env (Gymnasium).
+        envpool_make: ``envpool_make(num_envs, batch_size)`` builds EnvPool's version, or ``None``.
+        num_envs_list: the vector sizes.
+        seconds: timed seconds per measurement.
+        json_path: where to write the rows as JSON, or ``None``.
+    """
+    cores = usable_cores()
+    load_start = os.getloadavg()
+    started = time.time()
+    single = _single(make, seconds)
+    rows: list[Row] = [{"num_envs": 1, "runtime": "single env", "steps_per_s": single, "cores": 1}]
+    for num_envs in num_envs_list:
+        for name, build in _runtimes(make, num_envs, envpool_make):
+            stepper, actions = build()
+            try:
+                rate = measure_stepper(stepper, actions, seconds).steps_per_s
+            finally:
+                stepper.close()
+            rows.append(
+                {
+                    "num_envs": num_envs,
+                    "runtime": name,
+                    "steps_per_s": rate,
+                    # a Sync runtime steps everything in one process: one core
+                    "cores": 1 if name.endswith("Sync") else min(num_envs, cores),
+                }
+            )
+    load_end = os.getloadavg()
+    by_key = {(row["num_envs"], row["runtime"]): row["steps_per_s"] for row in rows}
+    bound = single * cores
+    print(f"## {title}\n")
+    print(
+        f"{platform.node()}: {cores} usable cores, {platform.processor() or platform.machine()}; "
+        f"load average {load_start[0]:.2f} at start, {load_end[0]:.2f} at end; "
+        f"{time.time() - started:.0f} s; {seconds} s per measurement\n"
+    )
+    print(
+        "| num_envs | runtime | steps/s | per core | % of bound | x Gymnasium Sync "
+        "| x EnvPool sync |"
+    )
+    print("|---:|---|---:|---:|---:|---:|---:|")
+    for row in rows:
+        n, rate = row["num_envs"], row["steps_per_s"]
+        gym_sync = by_key.get((n, "Gymnasium Sync"))
+        envpool_sync = by_key.get((n, "EnvPool sync"))
+        ratio = f"{rate / gym_sync:.2f}x" if gym_sync else "-"
+        ep_ratio = f"{rate / envpool_sync:.2f}x" if envpool_sync else "-"
+        share = "-" if row["runtime"] == "single env" else f"{100 * rate / bound:.0f}%"
+        print(
+            f"| {n} | {row['runtime']} | {rate:,.0f} | {rate / row['cores']:,.0f} | {share} "
+            f"| {ratio} | {ep_ratio} |"
+        )
+    print(f"\nbound = single-env rate {single:,.0f} x {cores} cores = {bound:,.0f} steps/s")
+    if json_path:
+        with open(json_path, "w") as handle:
+            json.dump(
+                {"title": title, "cores": cores, "load": [load_start, load_end], "rows": rows},
+                handle,
+                indent=1,
+            )
+    return rows

@@ -1,0 +1,395 @@
+"""Infos in shared memory: numeric info keys travel in buffers learned from what the envs return.
+
+Most environments return the same few numeric keys on every step (MuJoCo's ``x_position`` /
+``reward_ctrl``, Atari's ``lives`` / ``frame_number``). Pickling those per env and merging them in
+the parent env by env costs more than the step of a fast env, so they get shared buffers:
+
+* A **signature** (:func:`info_signature`) describes a flat info dict whose keys are strings not
+  starting with ``_`` and whose values are Python ``int`` / ``float`` / ``bool``, numpy number
+  scalars or numeric numpy arrays: its keys in order, each with a **tag**, the exact type of the
+  value (or ``(dtype.str, shape)`` for an array). Anything else (nested dicts such as
+  ``final_info``, ``final_obs``, strings, ``np.bool_``, objects) has no signature.
+* The parent's :class:`InfoRegistry` numbers the signatures the workers propose (schema ids from
+  1) and gives every ``(key, tag)`` a **slot**, an array of shape ``(num_envs, *shape)`` in a
+  shared info block. When a new signature appears, the block is re-created with the new slots
+  (a new **generation**) and handed to each worker with its next ``STEP`` (the generation word in
+  the main block tells the worker that an :class:`InfoLayout` and the block's descriptor follow
+  on the pipe). A restarted worker starts at generation 0 and is handed the current one.
+* A worker (:class:`InfoWriter`) writes an info whose signature has a schema id into the slots and
+  the id into ``info_schema[env]`` (0: empty, or sent pickled); an info without a known schema is
+  pickled as before, its signature proposed in the reply.
+* The parent assembles a step's infos with one numpy operation per key and schema
+  (:meth:`InfoRegistry.assemble`): the slot copied with its rows outside the mask zeroed, the
+  mask ``info_schema == id``. Where a key has several tags in one step (a value that widens), or
+  some env's info came pickled, the values are rebuilt with their exact types and batched by
+  :meth:`VectorEnv._merge_infos`, so the result is always what :meth:`VectorEnv._add_info`
+  would give env by env, Gymnasium's layout.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import mmap
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from vecgym.vector._async.protocol import create_block, map_block
+
+__all__ = ["InfoLayout", "InfoRegistry", "InfoWriter", "info_signature"]
+
+MAX_SCHEMAS = 64
+"""Signatures learned at most; later ones stay on the pickled path."""
+MAX_ROW_BYTES = 1 << 16
+"""Bytes of all slots per env at most; keys that would exceed it stay on the pickled path."""
+MAX_CACHED_SHAPES = 1024
+"""Key / type combinations a worker remembers (it forgets them all when there are more)."""
+_ALIGN = 64
+_SCALAR_TYPES = (int, float, bool)
+_NUMERIC_KINDS = frozenset("biufc")
+
+Tag = Any  # a scalar type, or ``(dtype.str, shape)`` of an array
+Signature = tuple[tuple[str, Tag], ...]
+MergeInfos = Callable[[list[tuple[int, dict[str, Any]]]], dict[str, Any]]
+
+
+def info_signature(info: dict[str, Any]) -> Signature | None:
+    """The signature of ``info`` (see the module docstring), or ``None`` when it has none."""
+    items: list[tuple[str, Tag]] = []
+    for key, value in info.items():
+        if type(key) is not str or key[:1] == "_":
+            return None
+        kind = type(value)
+        if kind is np.ndarray:
+            dtype = value.dtype
+            if dtype.kind not in _NUMERIC_KINDS or dtype.fields is not None:
+                return None
+            items.append((key, (dtype.str, value.shape)))
+        elif kind in _SCALAR_TYPES or (issubclass(kind, np.number) and kind.__module__ == "numpy"):
+            # numpy's own scalar types only: a tag travels to the parent, which must unpickle it
+            items.append((key, kind))
+        else:
+            return None
+    return tuple(items)
+
+
+def _slot_shape_dtype(tag: Tag) -> tuple[tuple[int, ...], np.dtype[Any]]:
+    if isinstance(tag, tuple):
+        return tuple(tag[1]), np.dtype(tag[0])
+    return (), np.dtype(tag)
+
+
+def _value_of(tag: Tag, row: Any) -> Any:
+    """The value a slot row stands for, with the exact type the env returned."""
+    if isinstance(tag, tuple):
+        return np.array(row, copy=True)
+    return tag(row)
+
+
+@dataclass
+class InfoLayout:
+    """One generation of the info block: the schemas and where each slot lives.
+
+    Attributes:
+        generation: counts the layouts (1 for the first).
+        num_envs: the number of envs.
+        schemas: the signatures; schema id ``s`` is ``schemas[s - 1]``.
+        slots: ``(key, tag) -> (byte offset, shape, dtype string)``.
+        size: the block's size in bytes.
+    """
+
+    generation: int
+    num_envs: int
+    schemas: list[Signature] = field(default_factory=list)
+    slots: dict[tuple[str, Tag], tuple[int, tuple[int, ...], str]] = field(default_factory=dict)
+    size: int = _ALIGN
+
+    def views(self, buffer: Any) -> dict[tuple[str, Tag], np.ndarray]:
+        """Each slot as a ``(num_envs, *shape)`` array over ``buffer``."""
+        out: dict[tuple[str, Tag], np.ndarray] = {}
+        for slot, (offset, shape, dtype) in self.slots.items():
+            count = self.num_envs * math.prod(shape)
+            out[slot] = np.frombuffer(buffer, dtype=dtype, count=count, offset=offset).reshape(
+                (self.num_envs, *shape)
+            )
+        return out
+
+
+class InfoWriter:
+    """The worker's side: writes infos with a known schema into the slots.
+
+    Attributes:
+        generation: the layout generation this worker has mapped (0: none yet).
+    """
+
+    def __init__(self) -> None:
+        self.generation = 0
+        self._ids: dict[Signature, int] = {}
+        self._writers: dict[int, list[tuple[str, np.ndarray]]] = {}
+        self._proposed: set[Signature] = set()
+        self._by_types: dict[tuple[tuple[Any, ...], tuple[type, ...]], int] = {}
+        self._block: mmap.mmap | None = None
+
+    def attach(self, layout: InfoLayout, fd: int) -> None:
+        """Map the info block of ``layout`` (received as ``fd``) and learn its schemas."""
+        block = map_block(fd, layout.size)
+        views = layout.views(block)
+        self._ids = {sig: i + 1 for i, sig in enumerate(layout.schemas)}
+        self._writers = {
+            i + 1: [(key, views[(key, tag)]) for key, tag in sig]
+            for i, sig in enumerate(layout.schemas)
+        }
+        self._block = block  # the old mapping goes with its views
+        self.generation = layout.generation
+        self._proposed = set()  # a proposal lost with a timed-out reply is made again
+        self._by_types = {}
+
+    def write(self, index: int, info: dict[str, Any], proposals: list[Signature]) -> int:
+        """Write ``info`` of env ``index`` into the slots; its schema id, or 0 when it must be
+        pickled (its signature is then appended to ``proposals`` once)."""
+        # Keys and value types, found at C speed, name the schema unless an array is among them
+        # (its dtype and shape count too).
+        shape_key = (tuple(info), tuple(map(type, info.values())))
+        schema = self._by_types.get(shape_key)
+        if schema is None:
+            if len(self._by_types) >= MAX_CACHED_SHAPES:  # infos whose keys keep changing
+                self._by_types.clear()
+            signature = info_signature(info)
+            if signature is None:
+                self._by_types[shape_key] = 0
+                return 0
+            schema = self._ids.get(signature, 0)
+            if np.ndarray not in shape_key[1]:
+                self._by_types[shape_key] = schema
+            if not schema and signature not in self._proposed:
+                self._proposed.add(signature)
+                proposals.append(signature)
+        if schema:
+            try:
+                for key, view in self._writers[schema]:
+                    view[index] = info[key]
+            except (OverflowError, TypeError, ValueError):  # e.g. an int beyond int64
+                return 0
+        return schema
+
+
+class InfoRegistry:
+    """The parent's side: the schemas, the info block of each generation, and the assembly.
+
+    Args:
+        num_envs: the number of envs.
+    """
+
+    def __init__(self, num_envs: int) -> None:
+        self.num_envs = num_envs
+        self.layout = InfoLayout(0, num_envs)
+        self.fd: int | None = None
+        self._views: dict[int, dict[tuple[str, Tag], np.ndarray]] = {0: {}}
+        self._mappings: list[mmap.mmap] = []
+
+    @property
+    def generation(self) -> int:
+        """The current layout generation (0 before anything was learned)."""
+        return self.layout.generation
+
+    def views(self, generation: int) -> dict[tuple[str, Tag], np.ndarray]:
+        """The slots of ``generation`` (workers still on an older one write there)."""
+        return self._views[generation]
+
+    def learn(self, proposals: list[Signature]) -> bool:
+        """Register the new signatures of ``proposals``; whether a new generation was made."""
+        layout = self.layout
+        schemas = list(layout.schemas)
+        slots = dict(layout.slots)
+        row_bytes = sum(
+            math.prod(shape) * np.dtype(dtype).itemsize for _, shape, dtype in slots.values()
+        )
+        added = False
+        for signature in proposals:
+            if signature in schemas or len(schemas) >= MAX_SCHEMAS:
+                continue
+            new = [slot for slot in signature if slot not in slots]
+            extra = 0
+            for slot in new:
+                shape, dtype = _slot_shape_dtype(slot[1])
+                extra += math.prod(shape) * dtype.itemsize
+            if row_bytes + extra > MAX_ROW_BYTES:
+                continue
+            for slot in new:
+                slot_shape, slot_dtype = _slot_shape_dtype(slot[1])
+                slots[slot] = (0, slot_shape, slot_dtype.str)
+            row_bytes += extra
+            schemas.append(signature)
+            added = True
+        if not added:
+            return False
+        offset = 0
+        for slot, (_, slot_shape, dtype_str) in slots.items():
+            offset = (offset + _ALIGN - 1) // _ALIGN * _ALIGN
+            slots[slot] = (offset, slot_shape, dtype_str)
+            offset += max(1, self.num_envs * math.prod(slot_shape) * np.dtype(dtype_str).itemsize)
+        size = max(_ALIGN, (offset + _ALIGN - 1) // _ALIGN * _ALIGN)
+        new_layout = InfoLayout(layout.generation + 1, self.num_envs, schemas, slots, size)
+        fd, block = create_block(size)
+        if self.fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(self.fd)
+        self.fd = fd
+        self._mappings.append(block)
+        self._views[new_layout.generation] = new_layout.views(block)
+        self.layout = new_layout
+        return True
+
+    def close(self) -> None:
+        """Close the descriptor of the current block (the mappings go with the registry)."""
+        if self.fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(self.fd)
+            self.fd = None
+
+    def materialize(self, generation: int, index: int, schema: int) -> dict[str, Any]:
+        """The info dict env ``index`` returned, rebuilt from the slots of ``generation``."""
+        views = self._views[generation]
+        return {
+            key: _value_of(tag, views[(key, tag)][index])
+            for key, tag in self.layout.schemas[schema - 1]
+        }
+
+    def assemble(
+        self,
+        schema_ids: np.ndarray,
+        generation: int,
+        pickled: list[tuple[int, dict[str, Any]]],
+        merge: MergeInfos,
+    ) -> dict[str, Any]:
+        """The batched infos of a step of every env.
+
+        Args:
+            schema_ids: each env's schema id this step (0: empty or in ``pickled``).
+            generation: the layout generation the workers wrote with.
+            pickled: the pickled infos, ``(env_index, info)`` in env order.
+            merge: :meth:`VectorEnv._merge_infos`, for what is not a plain slot copy.
+        """
+        first_id = int(schema_ids[0])
+        if first_id and not pickled and (schema_ids == first_id).all():
+            # The usual step: every env returned the same keys with the same types.
+            full = self._views[generation]
+            infos: dict[str, Any] = {}
+            for key, tag in self.layout.schemas[first_id - 1]:
+                infos[key] = full[(key, tag)].copy()
+                infos[f"_{key}"] = np.ones(self.num_envs, dtype=np.bool_)
+            return infos
+        in_shm = np.flatnonzero(schema_ids)
+        if in_shm.size == 0:
+            return merge(pickled) if pickled else {}
+        if pickled:
+            rebuilt = [
+                (i, self.materialize(generation, i, int(schema_ids[i]))) for i in in_shm.tolist()
+            ]
+            entries = sorted([*pickled, *rebuilt], key=lambda entry: entry[0])
+            return merge(entries)
+        views = self._views[generation]
+        schemas = self.layout.schemas
+        ids, first = np.unique(schema_ids[in_shm], return_index=True)
+        order = ids[np.argsort(first)].tolist()
+        uses: dict[str, list[tuple[Tag, int]]] = {}
+        for schema in order:
+            for key, tag in schemas[schema - 1]:
+                uses.setdefault(key, []).append((tag, schema))
+        infos = {}
+        num_envs = self.num_envs
+        single = len(order) == 1
+        single_mask = schema_ids == order[0] if single else None
+        for key, key_uses in uses.items():
+            if single_mask is not None:
+                mask = single_mask.copy()
+            else:
+                mask = np.isin(schema_ids, [schema for _, schema in key_uses])
+            tags = {tag for tag, _ in key_uses}
+            if len(tags) > 1:  # the value's type changes between envs: rebuild and merge
+                column = []
+                for i in np.flatnonzero(mask).tolist():
+                    env_tag = tag_of(schemas[int(schema_ids[i]) - 1], key)
+                    column.append((i, {key: _value_of(env_tag, views[(key, env_tag)][i])}))
+                infos.update(merge(column))
+                continue
+            tag = key_uses[0][0]
+            slot = views[(key, tag)]
+            if mask.all():
+                array = slot.copy()
+            else:
+                shape, dtype = _slot_shape_dtype(tag)
+                array = np.zeros((num_envs, *shape), dtype=dtype)
+                array[mask] = slot[mask]
+            infos[key] = array
+            infos[f"_{key}"] = mask
+        return infos
+
+
+def tag_of(signature: Signature, key: str) -> Tag:
+    """The tag of ``key`` in ``signature``."""
+    for name, tag in signature:
+        if name == key:
+            return tag
+    raise KeyError(key)
+
+
+def step_infos(
+    registry: InfoRegistry,
+    pool: Any,
+    replies: list[tuple[int, Any]],
+    restarted: list[int],
+    last_obs: list[Any],
+    merge: MergeInfos,
+) -> tuple[dict[str, Any], bool]:
+    """The batched infos of a ``step`` of every env (:meth:`InfoRegistry.assemble`), with the
+    replies' observations folded into ``last_obs`` and their proposals learned afterwards.
+
+    Args:
+        registry: the parent's registry.
+        pool: the worker pool (its slices, views and the generation handed to each worker).
+        replies: ``(worker, reply)`` in worker order.
+        restarted: the workers replaced during this step (their envs' infos are in the replies).
+        last_obs: observations by env, for spaces outside shared memory.
+        merge: :meth:`VectorEnv._merge_infos`.
+
+    Returns:
+        ``(infos, changed)``: ``changed`` when some reply carried observations.
+    """
+    pickled: list[tuple[int, dict[str, Any]]] = []
+    proposals: list[Signature] = []
+    changed = False
+    for _, reply in replies:
+        if reply.observations:
+            for i, obs in reply.observations:
+                last_obs[i] = obs
+            changed = True
+        pickled.extend(reply.infos)
+        if reply.info_schemas:
+            proposals.extend(reply.info_schemas)
+    schema_ids = pool.views.info_schema.copy()
+    generations = set()
+    for k, (a, b) in enumerate(pool.slices):
+        if k in restarted:
+            schema_ids[a:b] = 0  # rows of a worker that died mid-step; its reset infos are pickled
+        else:
+            generations.add(pool.info_sent[k])
+    if len(generations) <= 1:
+        generation = generations.pop() if generations else 0
+        infos = registry.assemble(schema_ids, generation, pickled, merge)
+    else:  # workers on different layouts (one was handed a new one late): rebuild each env
+        rebuilt = [
+            (i, registry.materialize(pool.info_sent[k], i, int(schema_ids[i])))
+            for k, (a, b) in enumerate(pool.slices)
+            for i in range(a, b)
+            if schema_ids[i]
+        ]
+        entries = sorted([*pickled, *rebuilt], key=lambda entry: entry[0])
+        infos = merge(entries) if entries else {}
+    if proposals:
+        registry.learn(proposals)
+    return infos, changed
