@@ -30,12 +30,14 @@ import numpy as np
 from vecgym import error
 from vecgym.core.env import Env, Wrapper
 from vecgym.core.interop import as_vecgym_env
-from vecgym.vector.async_vector_env import AsyncVectorEnv, RemoteTraceback
+from vecgym.vector._async.batch import copy_rows, select_rows, stack_trees
+from vecgym.vector._async.exits import RemoteTraceback
+from vecgym.vector.async_vector_env import AsyncVectorEnv
 from vecgym.vector.sync_vector_env import SyncVectorEnv
 from vecgym.vector.utils import batch_space, create_empty_array, iterate
 from vecgym.vector.vector_env import AutoresetMode
 
-__all__ = ["HostFailure", "VectorHost", "copy_rows", "select_rows", "stack_trees"]
+__all__ = ["HostFailure", "VectorHost"]
 
 _ORIGIN_ATTR = "_vecgym_ray_origin"
 
@@ -146,43 +148,6 @@ def start_method() -> str:
     """The start method of a host's local AsyncVectorEnv: never ``fork`` in a threaded process."""
     methods = multiprocessing.get_all_start_methods()
     return "forkserver" if "forkserver" in methods else "spawn"
-
-
-# --- batch trees (arrays, dicts and tuples of arrays) ---------------------------------------------
-def select_rows(value: Any, rows: Any) -> Any:
-    """Rows ``rows`` (a slice or an index array) of every array of a batch tree (views for
-    slices)."""
-    if isinstance(value, np.ndarray):
-        return value[rows]
-    if isinstance(value, dict):
-        return {key: select_rows(sub, rows) for key, sub in value.items()}
-    if isinstance(value, tuple):
-        return tuple(select_rows(sub, rows) for sub in value)
-    return np.asarray(value)[rows]
-
-
-def copy_rows(dst: Any, rows: Any, src: Any) -> None:
-    """``dst[rows] = src`` for every array of a batch tree, in place."""
-    if isinstance(dst, np.ndarray):
-        dst[rows] = src
-    elif isinstance(dst, dict):
-        for key, sub in dst.items():
-            copy_rows(sub, rows, src[key])
-    else:
-        for sub, part in zip(dst, src, strict=True):
-            copy_rows(sub, rows, part)
-
-
-def stack_trees(template: Any, leading: int) -> Any:
-    """A new batch tree shaped like ``template`` with a leading dimension ``leading`` added."""
-    if isinstance(template, np.ndarray):
-        return np.empty((leading, *template.shape), dtype=template.dtype)
-    if isinstance(template, dict):
-        return {key: stack_trees(sub, leading) for key, sub in template.items()}
-    if isinstance(template, tuple):
-        return tuple(stack_trees(sub, leading) for sub in template)
-    array = np.asarray(template)
-    return np.empty((leading, *array.shape), dtype=array.dtype)
 
 
 def _unbatch_info(infos: dict[str, Any], count: int) -> list[dict[str, Any]]:

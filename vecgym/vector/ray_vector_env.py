@@ -36,7 +36,6 @@ from __future__ import annotations
 import collections
 import contextlib
 import os
-import pickle
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -47,16 +46,16 @@ import numpy.typing as npt
 
 from vecgym import error, logger
 from vecgym.core.env import Env, RenderFrame
+from vecgym.vector._arguments import normalize_indices, normalize_seeds, split_reset_options
+from vecgym.vector._async.batch import copy_rows, copy_tree, select_info, select_rows
+from vecgym.vector._async.exits import revive_remote_error
+from vecgym.vector._async.placement import split_slices
+from vecgym.vector._async.scheduler import ENV_IDS_MSG as ENV_IDS_MSG
+from vecgym.vector._async.scheduler import select_env_ids
+from vecgym.vector._async.supervisor import restart_seed
 from vecgym.vector._boundary import check_not_before_reset, make_action_check
-from vecgym.vector._ray_host import (
-    HostFailure,
-    VectorHost,
-    copy_rows,
-    select_rows,
-)
-from vecgym.vector.async_vector_env import RemoteTraceback, restart_seed
+from vecgym.vector._ray_host import HostFailure, VectorHost
 from vecgym.vector.autoreset import STEP_AFTER_END_MSG
-from vecgym.vector.sync_vector_env import normalize_indices, normalize_seeds, split_reset_options
 from vecgym.vector.utils import batch_space, create_empty_array, is_array_batchable
 from vecgym.vector.vector_env import AutoresetMode, VectorEnv
 
@@ -110,7 +109,6 @@ PENDING_MSG = "Calling `{method}` while waiting for a pending call to `{pending}
 NO_ASYNC_MSG = "Calling `{method}` without any prior call to `{partner}`."
 NOTHING_IN_FLIGHT_MSG = "Calling `recv` without any environment in flight: call `send` first."
 POOL_BUSY_MSG = "Calling `{}` while environments sent with `send` are still in flight: `recv` them."
-ENV_IDS_MSG = "env_ids must be distinct env indices in [0, {}) that are not in flight; got {}"
 ACTIONS_LENGTH_MSG = "expected a batch of {} actions (one per env), got an array of shape {}"
 SET_ATTR_LENGTH_MSG = (
     "Values must be a list or tuple with length equal to the number of environments. Got `{}` "
@@ -135,16 +133,6 @@ def _import_ray() -> Any:
     except ImportError as exc:
         raise error.DependencyNotInstalled(RAY_MISSING_MSG.format(exc)) from exc
     return ray
-
-
-def _split(num_envs: int, parts: int) -> list[tuple[int, int]]:
-    base, extra = divmod(num_envs, parts)
-    slices, start = [], 0
-    for k in range(parts):
-        stop = start + base + (1 if k < extra else 0)
-        slices.append((start, stop))
-        start = stop
-    return slices
 
 
 def _check_timeout(name: str, value: Any) -> float | None:
@@ -380,7 +368,7 @@ class RayVectorEnv(VectorEnv[Any, Any, np.ndarray]):
         per_node = {node: placement.count((node, cpus)) for node, cpus in nodes}
         restart = self.on_worker_failure == "restart"
         remote_host = self._ray.remote(VectorHost)
-        self._slices = _split(self.num_envs, count)
+        self._slices = split_slices(self.num_envs, count)
         self._host_of_env = np.concatenate(
             [np.full(b - a, k, dtype=np.intp) for k, (a, b) in enumerate(self._slices)]
         )
@@ -810,23 +798,7 @@ class RayVectorEnv(VectorEnv[Any, Any, np.ndarray]):
         """
         self._assert_is_running()
         self._assert_idle("send")
-        if env_ids is None:
-            ids = np.arange(self.num_envs) if self._last_recv is None else self._last_recv
-        else:
-            ids = np.asarray(env_ids)
-            if ids.ndim == 0:
-                ids = ids.reshape(1)
-        if (
-            ids.ndim != 1
-            or ids.size == 0
-            or not np.issubdtype(ids.dtype, np.integer)
-            or ids.min() < 0
-            or ids.max() >= self.num_envs
-            or np.unique(ids).size != ids.size
-            or (self._env_state[ids] == _RUNNING).any()
-        ):
-            raise ValueError(ENV_IDS_MSG.format(self.num_envs, env_ids))
-        ids = ids.astype(np.intp)
+        ids = select_env_ids(env_ids, self._last_recv, self._env_state == _RUNNING)
         self._check_actions(actions, ids)
         self._last_recv = None
         for i in ids.tolist():
@@ -900,7 +872,7 @@ class RayVectorEnv(VectorEnv[Any, Any, np.ndarray]):
             info = self._pool_infos.pop(i, None)
             if info:
                 infos = self._add_info(infos, info, i)
-        infos = _select_info(infos, ids)
+        infos = select_info(infos, ids)
         obs = select_rows(self.observations, ids)  # fancy indexing: a copy
         terminated, truncated = self._terminated[ids], self._truncated[ids]
         if self.autoreset_mode is AutoresetMode.DISABLED:
@@ -1198,33 +1170,17 @@ class RayVectorEnv(VectorEnv[Any, Any, np.ndarray]):
     def _rebuild(self, failure: HostFailure, k: int) -> BaseException:
         """The exception to raise on the driver for a host's ``failure``."""
         node = self.hosts[k].node if k < len(self.hosts) else "?"
-        exc: BaseException | None = None
-        if failure.pickled is not None:
-            try:
-                exc = pickle.loads(failure.pickled)
-            except Exception:
-                exc = None
+        fallback = error.WorkerError(
+            WORKER_ERROR_MSG.format(
+                type_name=failure.type_name, message=failure.message, host=k, env=failure.env_index
+            ),
+            worker=k,
+            env_index=failure.env_index,
+            type_name=failure.type_name,
+            remote_traceback=failure.traceback_text,
+        )
         note = REMOTE_NOTE.format(host=k, node=node, env=failure.env_index)
-        if exc is not None:
-            if exc.args and isinstance(exc.args[0], str):
-                exc.args = (f"{exc.args[0]} ({note})", *exc.args[1:])
-            if hasattr(exc, "add_note"):
-                exc.add_note(note)
-        else:
-            exc = error.WorkerError(
-                WORKER_ERROR_MSG.format(
-                    type_name=failure.type_name,
-                    message=failure.message,
-                    host=k,
-                    env=failure.env_index,
-                ),
-                worker=k,
-                env_index=failure.env_index,
-                type_name=failure.type_name,
-                remote_traceback=failure.traceback_text,
-            )
-        exc.__cause__ = RemoteTraceback(failure.traceback_text)
-        return exc
+        return revive_remote_error(failure.pickled, failure.traceback_text, note, fallback)
 
     # --- checks ----------------------------------------------------------------------------------
     def _check_actions(self, actions: Any, ids: npt.NDArray[np.intp] | None) -> None:
@@ -1263,7 +1219,7 @@ class RayVectorEnv(VectorEnv[Any, Any, np.ndarray]):
         return calls
 
     def _observations_out(self) -> Any:
-        return _copy_tree(self.observations) if self.copy else self.observations
+        return copy_tree(self.observations) if self.copy else self.observations
 
     # --- closing ---------------------------------------------------------------------------------
     def close_extras(self, timeout: float | None = None, **kwargs: Any) -> None:
@@ -1347,21 +1303,6 @@ def _concat_trees(parts: list[Any]) -> Any:
     if isinstance(first, tuple):
         return tuple(_concat_trees([p[j] for p in parts]) for j in range(len(first)))
     return np.concatenate([np.asarray(p) for p in parts])
-
-
-def _copy_tree(value: Any) -> Any:
-    if isinstance(value, np.ndarray):
-        return value.copy()
-    if isinstance(value, dict):
-        return {key: _copy_tree(sub) for key, sub in value.items()}
-    return tuple(_copy_tree(sub) for sub in value)
-
-
-def _select_info(infos: dict[str, Any], ids: npt.NDArray[np.intp]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in infos.items():
-        out[key] = _select_info(value, ids) if isinstance(value, dict) else value[ids]
-    return out
 
 
 def _unbatch(infos: dict[str, Any], count: int) -> list[dict[str, Any]]:

@@ -19,6 +19,7 @@ __all__ = [
     "death_error",
     "describe_exit",
     "rebuild_remote_error",
+    "revive_remote_error",
 ]
 
 WORKER_DIED_MSG = (
@@ -104,32 +105,43 @@ def rebuild_remote_error(remote: RemoteError, k: int) -> BaseException:
     the error and its traceback are also reported through :func:`vecgym.logger.error`.
     """
     _log_remote_error(remote, k)
+    fallback = error.WorkerError(
+        WORKER_ERROR_MSG.format(
+            type_name=remote.type_name, message=remote.message, worker=k, env=remote.env_index
+        ),
+        worker=k,
+        env_index=remote.env_index,
+        type_name=remote.type_name,
+        remote_traceback=remote.traceback_text,
+    )
+    note = REMOTE_NOTE.format(worker=k, env=remote.env_index)
+    return revive_remote_error(remote.pickled, remote.traceback_text, note, fallback)
+
+
+def revive_remote_error(
+    pickled: bytes | None, traceback_text: str, note: str, fallback: BaseException
+) -> BaseException:
+    """The exception a remote process pickled, ``note`` added to it, else ``fallback``.
+
+    Shared by every backend that re-raises an env's exception in the parent (AsyncVectorEnv's
+    workers, RayVectorEnv's hosts): the unpickled exception keeps its type, its first string
+    argument ends with ``(note)`` and it carries ``note`` as a PEP 678 note; either way the
+    exception's ``__cause__`` is a :class:`RemoteTraceback` of ``traceback_text``.
+    """
     exc: BaseException | None = None
-    if remote.pickled is not None:
+    if pickled is not None:
         try:
-            exc = pickle.loads(remote.pickled)
+            exc = pickle.loads(pickled)
         except Exception:
             exc = None
-    if exc is not None:
-        note = REMOTE_NOTE.format(worker=k, env=remote.env_index)
+    if exc is None:
+        exc = fallback
+    else:
         if exc.args and isinstance(exc.args[0], str):
             exc.args = (f"{exc.args[0]} ({note})", *exc.args[1:])
         if hasattr(exc, "add_note"):
             exc.add_note(note)
-    else:
-        exc = error.WorkerError(
-            WORKER_ERROR_MSG.format(
-                type_name=remote.type_name,
-                message=remote.message,
-                worker=k,
-                env=remote.env_index,
-            ),
-            worker=k,
-            env_index=remote.env_index,
-            type_name=remote.type_name,
-            remote_traceback=remote.traceback_text,
-        )
-    exc.__cause__ = RemoteTraceback(remote.traceback_text)
+    exc.__cause__ = RemoteTraceback(traceback_text)
     return exc
 
 

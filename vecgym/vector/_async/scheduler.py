@@ -22,7 +22,7 @@ from vecgym.vector._async.pool import TIMEOUT_MSG, WorkerPool
 from vecgym.vector._async.protocol import Command
 from vecgym.vector._async.supervisor import Supervisor
 
-__all__ = ["EnvSlot", "Scheduler"]
+__all__ = ["EnvSlot", "Scheduler", "select_env_ids"]
 
 ENV_IDS_MSG = "env_ids must be distinct env indices in [0, {}) that are not in flight; got {}"
 
@@ -84,25 +84,11 @@ class Scheduler:
         Raises:
             ValueError: not distinct env indices, or some env is in flight.
         """
-        if env_ids is None:
-            if self.last_recv is None:
+        if self.last_recv is None:
+            if env_ids is None:
                 return np.arange(self.num_envs, dtype=np.intp)
-            ids = self.last_recv
-        else:
-            ids = np.asarray(env_ids)
-            if ids.ndim == 0:
-                ids = ids.reshape(1)
-        if (
-            ids.ndim != 1
-            or ids.size == 0
-            or not np.issubdtype(ids.dtype, np.integer)
-            or ids.min() < 0
-            or ids.max() >= self.num_envs
-            or np.unique(ids).size != ids.size
-            or (self.slots[ids] == EnvSlot.RUNNING).any()
-        ):
-            raise ValueError(ENV_IDS_MSG.format(self.num_envs, env_ids))
-        return ids.astype(np.intp)
+            return select_env_ids(env_ids, None, self.slots == EnvSlot.RUNNING)
+        return select_env_ids(env_ids, self.last_recv, self.slots == EnvSlot.RUNNING)
 
     def unmask_all(self) -> None:
         """Set the whole step mask (before a ``step`` of every env)."""
@@ -263,3 +249,36 @@ class Scheduler:
         self.slots[ids] = EnvSlot.IDLE
         self.last_recv = ids
         return take
+
+
+def select_env_ids(
+    env_ids: Any, default: npt.NDArray[np.intp] | None, running: npt.NDArray[np.bool_]
+) -> npt.NDArray[np.intp]:
+    """The env indices a ``send(actions, env_ids)`` targets: ``default`` (all envs when ``None``)
+    when ``env_ids`` is ``None``.
+
+    Shared by every vector env with EnvPool's ``send`` (``running[i]``: env ``i`` is in flight).
+
+    Raises:
+        ValueError: not distinct env indices in ``[0, len(running))``, or some env is in flight.
+    """
+    num_envs = len(running)
+    if env_ids is not None:
+        ids = np.asarray(env_ids)
+    elif default is not None:
+        ids = default
+    else:
+        ids = np.arange(num_envs, dtype=np.intp)
+    if ids.ndim == 0:
+        ids = ids.reshape(1)
+    if (
+        ids.ndim != 1
+        or ids.size == 0
+        or not np.issubdtype(ids.dtype, np.integer)
+        or ids.min() < 0
+        or ids.max() >= num_envs
+        or np.unique(ids).size != ids.size
+        or running[ids].any()
+    ):
+        raise ValueError(ENV_IDS_MSG.format(num_envs, env_ids))
+    return ids.astype(np.intp)
