@@ -37,7 +37,7 @@ from vecgym.vector.sync_vector_env import SyncVectorEnv
 from vecgym.vector.utils import batch_space, create_empty_array, iterate
 from vecgym.vector.vector_env import AutoresetMode
 
-__all__ = ["HostFailure", "VectorHost"]
+__all__ = ["HostFailure", "VectorHost", "start_method", "unbatch_info"]
 
 _ORIGIN_ATTR = "_vecgym_ray_origin"
 
@@ -150,7 +150,7 @@ def start_method() -> str:
     return "forkserver" if "forkserver" in methods else "spawn"
 
 
-def _unbatch_info(infos: dict[str, Any], count: int) -> list[dict[str, Any]]:
+def unbatch_info(infos: dict[str, Any], count: int) -> list[dict[str, Any]]:
     """Gymnasium-layout batched infos back into one dict per env (the ``_key`` masks decide)."""
     out: list[dict[str, Any]] = [{} for _ in range(count)]
     for key, value in infos.items():
@@ -158,7 +158,7 @@ def _unbatch_info(infos: dict[str, Any], count: int) -> list[dict[str, Any]]:
             continue
         mask = infos.get(f"_{key}")
         if isinstance(value, dict):
-            parts = _unbatch_info(value, count)
+            parts = unbatch_info(value, count)
             for j in range(count):
                 if mask is None or mask[j]:
                     out[j][key] = parts[j]
@@ -327,7 +327,7 @@ class VectorHost:
             mask[ids[owed]] = True
             obs, reset_infos = env.reset(options={"reset_mask": mask})
             copy_rows(self.obs, mask, select_rows(obs, mask))
-            per_env = _unbatch_info(reset_infos, self.count)
+            per_env = unbatch_info(reset_infos, self.count)
             for j in np.flatnonzero(owed).tolist():
                 infos[j] = per_env[int(ids[j])]
             self.pending[mask] = False
@@ -342,7 +342,7 @@ class VectorHost:
                 copy_rows(self.obs, local_ids, select_rows(obs, order))
                 rewards[stepped], terminated[stepped] = rew[order], term[order]
                 truncated[stepped] = trunc[order]
-                per_env = _unbatch_info(sub_infos, len(got))
+                per_env = unbatch_info(sub_infos, len(got))
                 for j, row in zip(stepped.tolist(), order.tolist(), strict=True):
                     infos[j] = per_env[row]
             else:
