@@ -46,7 +46,7 @@ from vecgym.core.env import Env, RenderFrame
 from vecgym.vector._arguments import normalize_indices, normalize_seeds, split_reset_options
 from vecgym.vector._async.batch import copy_rows, select_info, select_rows
 from vecgym.vector._async.scheduler import ENV_IDS_MSG as ENV_IDS_MSG
-from vecgym.vector._async.scheduler import EnvSlot, select_env_ids
+from vecgym.vector._async.scheduler import EnvSlot, mark_running, select_env_ids
 from vecgym.vector._boundary import check_not_before_reset, make_action_check
 from vecgym.vector._ray import options
 from vecgym.vector._ray.base import RayHosts
@@ -220,16 +220,6 @@ class RayVectorEnv(RayHosts):
         self._last_recv = None
 
     # --- properties ------------------------------------------------------------------------------
-    @property
-    def np_random_seed(self) -> tuple[int, ...]:  # type: ignore[override]
-        """The ``np_random_seed`` of every sub-environment."""
-        return self.get_attr("np_random_seed")
-
-    @property  # type: ignore[misc]
-    def np_random(self) -> tuple[np.random.Generator, ...]:  # type: ignore[override]
-        """The ``np_random`` generator of every sub-environment (copies, from the hosts)."""
-        return self.get_attr("np_random")
-
     @property
     def restart_count(self) -> int:
         """How many host restarts happened (``on_worker_failure="restart"``)."""
@@ -523,11 +513,7 @@ class RayVectorEnv(RayHosts):
         ids = select_env_ids(env_ids, self._last_recv, self._env_state == EnvSlot.RUNNING)
         self._check_actions(actions, ids)
         self._last_recv = None
-        for i in ids.tolist():
-            if self._env_state[i] == EnvSlot.READY:
-                self._ready.remove(i)
-                self._pool_infos.pop(i, None)
-        self._env_state[ids] = EnvSlot.RUNNING
+        mark_running(self._env_state, self._ready, self._pool_infos, ids)
         for k in np.unique(self._host_of_env[ids]).tolist():
             host = self.hosts[k]
             positions = np.flatnonzero(self._host_of_env[ids] == k)

@@ -22,7 +22,7 @@ from vecgym.vector._async.pool import TIMEOUT_MSG, WorkerPool
 from vecgym.vector._async.protocol import Command
 from vecgym.vector._async.supervisor import Supervisor
 
-__all__ = ["EnvSlot", "Scheduler", "select_env_ids"]
+__all__ = ["EnvSlot", "Scheduler", "mark_running", "select_env_ids"]
 
 ENV_IDS_MSG = "env_ids must be distinct env indices in [0, {}) that are not in flight; got {}"
 
@@ -108,12 +108,7 @@ class Scheduler:
     def send(self, ids: npt.NDArray[np.intp], payload: dict[int, Any] | None) -> None:
         """Start stepping ``ids`` (their actions are written); queue those of busy workers."""
         self.last_recv = None
-        # Results not yet received for these envs are dropped: they are being stepped again.
-        for i in ids.tolist():
-            if self.slots[i] == EnvSlot.READY:
-                self.ready.remove(i)
-                self.infos.pop(i, None)
-        self.slots[ids] = EnvSlot.RUNNING
+        mark_running(self.slots, self.ready, self.infos, ids)
         for k, env_list in self.group(ids.tolist()).items():
             if self.pool.outstanding[k]:
                 self.queued.setdefault(k, []).extend(env_list)
@@ -282,3 +277,15 @@ def select_env_ids(
     ):
         raise ValueError(ENV_IDS_MSG.format(num_envs, env_ids))
     return ids.astype(np.intp)
+
+
+def mark_running(
+    slots: npt.NDArray[Any], ready: list[int], infos: dict[int, Any], ids: npt.NDArray[np.intp]
+) -> None:
+    """Mark the envs ``ids`` in flight; results not yet received for them (``ready``, ``infos``)
+    are dropped, since they are being stepped again."""
+    for i in ids.tolist():
+        if slots[i] == EnvSlot.READY:
+            ready.remove(i)
+            infos.pop(i, None)
+    slots[ids] = EnvSlot.RUNNING

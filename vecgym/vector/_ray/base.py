@@ -42,12 +42,12 @@ from vecgym.vector._ray.messages import (
     WORKER_ERROR_MSG,
 )
 from vecgym.vector.autoreset import STEP_AFTER_END_MSG
-from vecgym.vector.vector_env import AutoresetMode, VectorEnv
+from vecgym.vector.vector_env import AutoresetMode, SubEnvsVectorEnv
 
 __all__ = ["RayHosts"]
 
 
-class RayHosts(VectorEnv[Any, Any, np.ndarray]):
+class RayHosts(SubEnvsVectorEnv[Any, Any, np.ndarray]):
     """The host actors of a RayVectorEnv and the state they share with its public API."""
 
     env_fns: Any
@@ -451,17 +451,11 @@ class RayHosts(VectorEnv[Any, Any, np.ndarray]):
     def _rebuild(self, failure: HostFailure, k: int) -> BaseException:
         """The exception to raise on the driver for a host's ``failure``."""
         node = self.hosts[k].node if k < len(self.hosts) else "?"
-        fallback = error.WorkerError(
-            WORKER_ERROR_MSG.format(
-                type_name=failure.type_name, message=failure.message, host=k, env=failure.env_index
-            ),
-            worker=k,
-            env_index=failure.env_index,
-            type_name=failure.type_name,
-            remote_traceback=failure.traceback_text,
+        message = WORKER_ERROR_MSG.format(
+            type_name=failure.type_name, message=failure.message, host=k, env=failure.env_index
         )
         note = REMOTE_NOTE.format(host=k, node=node, env=failure.env_index)
-        return revive_remote_error(failure.pickled, failure.traceback_text, note, fallback)
+        return revive_remote_error(failure, k, message, note)
 
     # --- checks ----------------------------------------------------------------------------------
     def _check_actions(self, actions: Any, ids: npt.NDArray[np.intp] | None) -> None:
