@@ -23,6 +23,11 @@ MACHINERY = sorted(ASYNC.glob("*.py"))
 #: What the machinery must never import: the façade, its sync sibling, and the package itself
 #: (whose ``__init__`` imports the façade).
 FORBIDDEN = {FACADE, "vecgym.vector.sync_vector_env", "vecgym.vector"}
+RAY_FACADE = "vecgym.vector.ray_vector_env"
+#: RayVectorEnv's machinery (``vecgym/vector/_ray``): its host actor runs a local AsyncVectorEnv or
+#: SyncVectorEnv, so only the Ray façade and the package itself are out of bounds there.
+RAY_MACHINERY = sorted((VECTOR / "_ray").glob("*.py"))
+RAY_FORBIDDEN = {RAY_FACADE, "vecgym.vector"}
 
 
 def _sources() -> list[Path]:
@@ -79,6 +84,17 @@ def test_the_facade_class_stays_small() -> None:
 @pytest.mark.parametrize("path", MACHINERY, ids=lambda p: p.name)
 def test_the_machinery_never_imports_the_facade(path: Path) -> None:
     assert _imported_modules(path) & FORBIDDEN == set()
+
+
+@pytest.mark.parametrize("path", RAY_MACHINERY, ids=lambda p: p.name)
+def test_the_ray_machinery_never_imports_the_ray_facade(path: Path) -> None:
+    assert _imported_modules(path) & RAY_FORBIDDEN == set()
+
+
+def test_the_ray_backend_is_split_and_checked() -> None:
+    """The size checks above walk every file under ``vecgym/vector``, the Ray backend included."""
+    checked = {path.relative_to(VECTOR).as_posix() for path in _sources()}
+    assert {"ray_vector_env.py", "_ray/base.py", "_ray/host.py"} <= checked
 
 
 def test_the_checks_see_imports_inside_functions(tmp_path: Path) -> None:

@@ -1,4 +1,5 @@
-"""Normalisers of the arguments every vector env accepts (seeds, reset masks, env indices).
+"""Normalisers of the arguments every vector env accepts (seeds, reset masks, env indices), and
+the predicates their constructors share (an int that is not a bool, in a range; a positive number).
 
 Shared by :class:`~vecgym.vector.SyncVectorEnv`, :class:`~vecgym.vector.AsyncVectorEnv` and the
 numpy vector envs, so that sibling modules never import each other for them (the error types and
@@ -23,6 +24,9 @@ __all__ = [
     "SEED_LENGTH_MSG",
     "SEED_TYPE_MSG",
     "check_reset_mask",
+    "int_in",
+    "is_int",
+    "is_positive_number",
     "normalize_indices",
     "normalize_seeds",
     "split_reset_options",
@@ -41,6 +45,21 @@ RESET_MASK_EMPTY_MSG = (
 )
 INDICES_RANGE_MSG = "indices must be env indices in [0, {}), got {}"
 INDICES_TYPE_MSG = "indices must be None, an int or a sequence of ints, got {!r}"
+
+
+def is_int(value: Any) -> bool:
+    """Whether ``value`` is an int (numpy ints too), never a bool."""
+    return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+
+
+def int_in(value: Any, low: int, high: int | None = None) -> bool:
+    """Whether ``value`` is an int (see :func:`is_int`) in ``[low, high]``."""
+    return is_int(value) and low <= value and (high is None or value <= high)
+
+
+def is_positive_number(value: Any) -> bool:
+    """Whether ``value`` is an int or float (never a bool) above 0, as timeouts must be."""
+    return not isinstance(value, bool) and isinstance(value, (int, float)) and value > 0
 
 
 def normalize_seeds(seed: int | Sequence[int | None] | None, num_envs: int) -> list[int | None]:

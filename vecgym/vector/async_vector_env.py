@@ -114,7 +114,7 @@ from vecgym.vector._boundary import (
 )
 from vecgym.vector.autoreset import STEP_AFTER_END_MSG
 from vecgym.vector.utils import batch_differing_spaces, batch_space, concatenate, create_empty_array
-from vecgym.vector.vector_env import AutoresetMode, VectorEnv
+from vecgym.vector.vector_env import AutoresetMode, SubEnvsVectorEnv, VectorEnv
 
 __all__ = ["AsyncState", "AsyncVectorEnv", "RemoteTraceback", "usable_cores"]
 
@@ -182,7 +182,7 @@ def _death_breaks(method: _Method) -> _Method:
     return cast(_Method, guarded)
 
 
-class AsyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, ActType]):
+class AsyncVectorEnv(SubEnvsVectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, ActType]):
     """Runs environments in worker processes (several per worker), results in shared memory.
 
     Gymnasium 1.4's ``AsyncVectorEnv`` API and results, seed for seed, plus ``num_workers`` (the
@@ -362,16 +362,6 @@ class AsyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, A
             self.observation_space = batch_differing_spaces(list(spaces))
 
     # --- properties ------------------------------------------------------------------------------
-    @property
-    def np_random_seed(self) -> tuple[int, ...]:  # type: ignore[override]
-        """The ``np_random_seed`` of every sub-environment."""
-        return self.get_attr("np_random_seed")
-
-    @property  # type: ignore[misc]
-    def np_random(self) -> tuple[np.random.Generator, ...]:  # type: ignore[override]
-        """The ``np_random`` generator of every sub-environment (copies, from the workers)."""
-        return self.get_attr("np_random")
-
     @property
     def restart_count(self) -> int:
         """How many worker restarts happened (``on_worker_failure="restart"``)."""

@@ -30,7 +30,7 @@ from vecgym import error, logger
 from vecgym.core import seeding
 from vecgym.core.spaces.box import Box
 from vecgym.core.spaces.discrete import Discrete
-from vecgym.vector._arguments import normalize_seeds, split_reset_options
+from vecgym.vector._arguments import is_int, normalize_seeds, split_reset_options
 from vecgym.vector.autoreset import BatchAutoreset
 from vecgym.vector.utils import batch_space
 from vecgym.vector.vector_env import AutoresetMode, VectorEnv
@@ -53,10 +53,6 @@ NO_RENDER_MODE_MSG = (
     "You can specify the render_mode at initialization, "
     'e.g. gym.make_vec("{}", render_mode="rgb_array")'
 )
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
 
 
 class NumpyVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
@@ -99,10 +95,10 @@ class NumpyVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         render_mode: str | None = None,
         autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
     ) -> None:
-        if not _is_int(num_envs) or num_envs < 1:
+        if not is_int(num_envs) or num_envs < 1:
             raise ValueError(NUM_ENVS_MSG.format(num_envs))
         if max_episode_steps is not None and (
-            not _is_int(max_episode_steps) or max_episode_steps < 1
+            not is_int(max_episode_steps) or max_episode_steps < 1
         ):
             raise ValueError(MAX_STEPS_MSG.format(max_episode_steps))
         modes = self.metadata["render_modes"]

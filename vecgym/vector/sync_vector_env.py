@@ -38,7 +38,7 @@ from vecgym.vector.utils.space_utils import (
     iterate,
     make_batch_writer,
 )
-from vecgym.vector.vector_env import AutoresetMode, VectorEnv
+from vecgym.vector.vector_env import AutoresetMode, SubEnvsVectorEnv
 
 __all__ = [
     "SyncVectorEnv",
@@ -76,7 +76,7 @@ SET_ATTR_LENGTH_MSG = (
 CLOSED_MSG = "Trying to operate on `{}`, after a call to `close()`."
 
 
-class SyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, ActType]):
+class SyncVectorEnv(SubEnvsVectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, ActType]):
     """Runs several environments one after another in the calling process.
 
     Gymnasium's ``SyncVectorEnv`` with the same constructor, results and seeding; faster (each
@@ -228,16 +228,6 @@ class SyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, Ac
                 )
 
     # --- seeding ----------------------------------------------------------------------------------
-    @property
-    def np_random_seed(self) -> tuple[int, ...]:  # type: ignore[override]
-        """The sub-environments' ``np_random_seed``, one per env."""
-        return self.get_attr("np_random_seed")
-
-    @property  # type: ignore[misc]
-    def np_random(self) -> tuple[np.random.Generator, ...]:  # type: ignore[override]
-        """The sub-environments' generators, one per env."""
-        return self.get_attr("np_random")
-
     # --- the step API -----------------------------------------------------------------------------
     def reset(
         self,

@@ -18,6 +18,8 @@ from vecgym.core import seeding
 from vecgym.core.env import ActType, ObsType, RenderFrame, WrapperActType, WrapperObsType
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from typing_extensions import Self, TypeVar
 
     from vecgym.core.registration import EnvSpec
@@ -399,6 +401,28 @@ def _fold_infos(
         vector_infos[key] = array
         vector_infos[mask_key] = mask
     return vector_infos
+
+
+class SubEnvsVectorEnv(VectorEnv[ObsType, ActType, ArrayType]):
+    """A vector env over separate sub-environment objects (Sync, Async and Ray vector envs): its
+    :attr:`np_random` and :attr:`np_random_seed` are those of its sub-environments, one per env,
+    read through ``get_attr``."""
+
+    if TYPE_CHECKING:
+
+        def get_attr(
+            self, name: str, *, indices: int | Sequence[int] | None = None
+        ) -> tuple[Any, ...]: ...
+
+    @property
+    def np_random_seed(self) -> tuple[int, ...]:  # type: ignore[override]
+        """The ``np_random_seed`` of every sub-environment."""
+        return self.get_attr("np_random_seed")
+
+    @property  # type: ignore[misc]
+    def np_random(self) -> tuple[np.random.Generator, ...]:  # type: ignore[override]
+        """The ``np_random`` generator of every sub-environment (copies, for remote ones)."""
+        return self.get_attr("np_random")
 
 
 class VectorWrapper(

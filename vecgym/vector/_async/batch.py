@@ -15,7 +15,16 @@ from vecgym.vector._async.protocol import Reply, SharedViews
 from vecgym.vector._boundary import ActionBoundsCheck
 from vecgym.vector.utils import batch_space, concatenate, create_empty_array, iterate
 
-__all__ = ["ActionWriter", "copy_tree", "merge_replies", "select_info", "select_tree"]
+__all__ = [
+    "ActionWriter",
+    "copy_rows",
+    "copy_tree",
+    "merge_replies",
+    "select_info",
+    "select_rows",
+    "select_tree",
+    "stack_trees",
+]
 
 ACTION_SHAPE_MSG = "actions must have shape {expected} (a batch for {count} env(s)), got {got}"
 ACTION_SCALAR_MSG = (
@@ -58,6 +67,43 @@ def select_info(infos: dict[str, Any], ids: npt.NDArray[np.intp]) -> dict[str, A
     for key, value in infos.items():
         out[key] = select_info(value, ids) if isinstance(value, dict) else value[ids]
     return out
+
+
+def select_rows(value: Any, rows: Any) -> Any:
+    """Rows ``rows`` (a slice or an index array) of every array of a batch tree (views for
+    slices)."""
+    if isinstance(value, np.ndarray):
+        return value[rows]
+    if isinstance(value, dict):
+        return {key: select_rows(sub, rows) for key, sub in value.items()}
+    if isinstance(value, tuple):
+        return tuple(select_rows(sub, rows) for sub in value)
+    return np.asarray(value)[rows]
+
+
+def copy_rows(dst: Any, rows: Any, src: Any) -> None:
+    """``dst[rows] = src`` for every array of a batch tree, in place (a worker's write of one
+    env's value into shared memory, a Ray host's rows into the driver's batch)."""
+    if isinstance(dst, np.ndarray):
+        dst[rows] = src
+    elif isinstance(dst, dict):
+        for key, sub in dst.items():
+            copy_rows(sub, rows, src[key])
+    else:
+        for sub, part in zip(dst, src, strict=False):
+            copy_rows(sub, rows, part)
+
+
+def stack_trees(template: Any, leading: int) -> Any:
+    """A new batch tree shaped like ``template`` with a leading dimension ``leading`` added."""
+    if isinstance(template, np.ndarray):
+        return np.empty((leading, *template.shape), dtype=template.dtype)
+    if isinstance(template, dict):
+        return {key: stack_trees(sub, leading) for key, sub in template.items()}
+    if isinstance(template, tuple):
+        return tuple(stack_trees(sub, leading) for sub in template)
+    array = np.asarray(template)
+    return np.empty((leading, *array.shape), dtype=array.dtype)
 
 
 def merge_replies(

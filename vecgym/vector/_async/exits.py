@@ -9,16 +9,18 @@ from __future__ import annotations
 import contextlib
 import pickle
 import signal
-from typing import Any
+from typing import Any, Protocol
 
 from vecgym import error, logger
 from vecgym.vector._async.protocol import RemoteError
 
 __all__ = [
+    "RemoteFailure",
     "RemoteTraceback",
     "death_error",
     "describe_exit",
     "rebuild_remote_error",
+    "revive_remote_error",
 ]
 
 WORKER_DIED_MSG = (
@@ -104,32 +106,55 @@ def rebuild_remote_error(remote: RemoteError, k: int) -> BaseException:
     the error and its traceback are also reported through :func:`vecgym.logger.error`.
     """
     _log_remote_error(remote, k)
+    message = WORKER_ERROR_MSG.format(
+        type_name=remote.type_name, message=remote.message, worker=k, env=remote.env_index
+    )
+    note = REMOTE_NOTE.format(worker=k, env=remote.env_index)
+    return revive_remote_error(remote, k, message, note)
+
+
+class RemoteFailure(Protocol):
+    """What a remote process reports about an exception (:class:`RemoteError` of an AsyncVectorEnv
+    worker, ``HostFailure`` of a RayVectorEnv host)."""
+
+    pickled: bytes | None
+    type_name: str
+    message: str
+    env_index: int | None
+    traceback_text: str
+
+
+def revive_remote_error(
+    failure: RemoteFailure, worker: int, message: str, note: str
+) -> BaseException:
+    """The exception to raise in the parent for ``failure`` (reported by ``worker``).
+
+    Shared by every backend that re-raises an env's exception in the parent: the exception the
+    remote process pickled keeps its type, its first string argument ends with ``(note)`` and it
+    carries ``note`` as a PEP 678 note; if it does not unpickle, a
+    :class:`~vecgym.error.WorkerError` with ``message``. Either way its ``__cause__`` is a
+    :class:`RemoteTraceback` of the remote traceback.
+    """
     exc: BaseException | None = None
-    if remote.pickled is not None:
+    if failure.pickled is not None:
         try:
-            exc = pickle.loads(remote.pickled)
+            exc = pickle.loads(failure.pickled)
         except Exception:
             exc = None
-    if exc is not None:
-        note = REMOTE_NOTE.format(worker=k, env=remote.env_index)
+    if exc is None:
+        exc = error.WorkerError(
+            message,
+            worker=worker,
+            env_index=failure.env_index,
+            type_name=failure.type_name,
+            remote_traceback=failure.traceback_text,
+        )
+    else:
         if exc.args and isinstance(exc.args[0], str):
             exc.args = (f"{exc.args[0]} ({note})", *exc.args[1:])
         if hasattr(exc, "add_note"):
             exc.add_note(note)
-    else:
-        exc = error.WorkerError(
-            WORKER_ERROR_MSG.format(
-                type_name=remote.type_name,
-                message=remote.message,
-                worker=k,
-                env=remote.env_index,
-            ),
-            worker=k,
-            env_index=remote.env_index,
-            type_name=remote.type_name,
-            remote_traceback=remote.traceback_text,
-        )
-    exc.__cause__ = RemoteTraceback(remote.traceback_text)
+    exc.__cause__ = RemoteTraceback(failure.traceback_text)
     return exc
 
 

@@ -2,7 +2,7 @@
 
 Every check runs before a process starts, in the order the arguments are documented, and raises
 Gymnasium's error type for the same input. The "an int, not a bool, in a range" rule that several
-arguments share lives in one helper, :func:`_int_in`.
+arguments share lives in one helper, :func:`vecgym.vector._arguments.int_in`.
 """
 
 from __future__ import annotations
@@ -12,16 +12,20 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-
 from vecgym import error
 from vecgym.core.spaces.space import Space
+from vecgym.vector._arguments import int_in, is_int, is_positive_number
 from vecgym.vector._async.placement import default_start_method, usable_cores
 from vecgym.vector._boundary import CHECK_ACTIONS_MSG, find_custom_space
 from vecgym.vector.utils import batch_space
 from vecgym.vector.vector_env import AutoresetMode
 
-__all__ = ["AsyncOptions", "check_observation_mode", "check_shared_memory_space", "validate"]
+__all__ = [
+    "AsyncOptions",
+    "check_observation_mode",
+    "check_shared_memory_space",
+    "validate",
+]
 
 ON_FAILURE_MSG = "on_worker_failure must be 'raise' or 'restart', got {!r}"
 MAX_CONCURRENCY_TYPE_MSG = "`max_concurrency` must be an integer or None, got {}."
@@ -60,16 +64,6 @@ class AsyncOptions:
     autoreset_mode: AutoresetMode
 
 
-def _is_int(value: Any) -> bool:
-    """Whether ``value`` is an int (numpy ints too), never a bool."""
-    return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
-
-
-def _int_in(value: Any, low: int, high: int | None = None) -> bool:
-    """Whether ``value`` is an int (see :func:`_is_int`) in ``[low, high]``."""
-    return _is_int(value) and low <= value and (high is None or value <= high)
-
-
 def validate(
     env_fns: Any,
     *,
@@ -86,19 +80,15 @@ def validate(
     context: Any,
 ) -> AsyncOptions:
     """Check every argument and return them normalised (ints as ``int``, defaults resolved)."""
-    if max_concurrency is not None and not _is_int(max_concurrency):
+    if max_concurrency is not None and not is_int(max_concurrency):
         raise ValueError(MAX_CONCURRENCY_TYPE_MSG.format(type(max_concurrency)))
     if max_concurrency is not None and max_concurrency < 1:
         raise ValueError(MAX_CONCURRENCY_VALUE_MSG.format(max_concurrency))
     if on_worker_failure not in ("raise", "restart"):
         raise ValueError(ON_FAILURE_MSG.format(on_worker_failure))
-    if step_timeout is not None and (
-        isinstance(step_timeout, bool)
-        or not isinstance(step_timeout, (int, float))
-        or not step_timeout > 0
-    ):
+    if step_timeout is not None and not is_positive_number(step_timeout):
         raise ValueError(STEP_TIMEOUT_MSG.format(step_timeout))
-    if worker_threads is not None and not _int_in(worker_threads, 1):
+    if worker_threads is not None and not int_in(worker_threads, 1):
         raise ValueError(WORKER_THREADS_MSG.format(worker_threads))
     if not (check_actions is True or check_actions is False or check_actions == "strict"):
         raise ValueError(CHECK_ACTIONS_MSG.format(check_actions))
@@ -119,11 +109,11 @@ def validate(
     num_envs = len(env_fns)
     if num_workers is None:
         num_workers = min(usable_cores(), num_envs)
-    elif not _int_in(num_workers, 1):
+    elif not int_in(num_workers, 1):
         raise ValueError(NUM_WORKERS_MSG.format(num_workers))
     if batch_size is None:
         batch_size = num_envs
-    if not _int_in(batch_size, 1, num_envs):
+    if not int_in(batch_size, 1, num_envs):
         raise ValueError(BATCH_SIZE_MSG.format(num_envs, batch_size))
     methods = multiprocessing.get_all_start_methods()
     if context is not None and context not in methods:

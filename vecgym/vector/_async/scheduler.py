@@ -22,7 +22,7 @@ from vecgym.vector._async.pool import TIMEOUT_MSG, WorkerPool
 from vecgym.vector._async.protocol import Command
 from vecgym.vector._async.supervisor import Supervisor
 
-__all__ = ["EnvSlot", "Scheduler"]
+__all__ = ["EnvSlot", "Scheduler", "mark_running", "select_env_ids"]
 
 ENV_IDS_MSG = "env_ids must be distinct env indices in [0, {}) that are not in flight; got {}"
 
@@ -84,25 +84,11 @@ class Scheduler:
         Raises:
             ValueError: not distinct env indices, or some env is in flight.
         """
-        if env_ids is None:
-            if self.last_recv is None:
+        if self.last_recv is None:
+            if env_ids is None:
                 return np.arange(self.num_envs, dtype=np.intp)
-            ids = self.last_recv
-        else:
-            ids = np.asarray(env_ids)
-            if ids.ndim == 0:
-                ids = ids.reshape(1)
-        if (
-            ids.ndim != 1
-            or ids.size == 0
-            or not np.issubdtype(ids.dtype, np.integer)
-            or ids.min() < 0
-            or ids.max() >= self.num_envs
-            or np.unique(ids).size != ids.size
-            or (self.slots[ids] == EnvSlot.RUNNING).any()
-        ):
-            raise ValueError(ENV_IDS_MSG.format(self.num_envs, env_ids))
-        return ids.astype(np.intp)
+            return select_env_ids(env_ids, None, self.slots == EnvSlot.RUNNING)
+        return select_env_ids(env_ids, self.last_recv, self.slots == EnvSlot.RUNNING)
 
     def unmask_all(self) -> None:
         """Set the whole step mask (before a ``step`` of every env)."""
@@ -122,12 +108,7 @@ class Scheduler:
     def send(self, ids: npt.NDArray[np.intp], payload: dict[int, Any] | None) -> None:
         """Start stepping ``ids`` (their actions are written); queue those of busy workers."""
         self.last_recv = None
-        # Results not yet received for these envs are dropped: they are being stepped again.
-        for i in ids.tolist():
-            if self.slots[i] == EnvSlot.READY:
-                self.ready.remove(i)
-                self.infos.pop(i, None)
-        self.slots[ids] = EnvSlot.RUNNING
+        mark_running(self.slots, self.ready, self.infos, ids)
         for k, env_list in self.group(ids.tolist()).items():
             if self.pool.outstanding[k]:
                 self.queued.setdefault(k, []).extend(env_list)
@@ -277,3 +258,48 @@ class Scheduler:
         self.slots[ids] = EnvSlot.IDLE
         self.last_recv = ids
         return take
+
+
+def select_env_ids(
+    env_ids: Any, default: npt.NDArray[np.intp] | None, running: npt.NDArray[np.bool_]
+) -> npt.NDArray[np.intp]:
+    """The env indices a ``send(actions, env_ids)`` targets: ``default`` (all envs when ``None``)
+    when ``env_ids`` is ``None``.
+
+    Shared by every vector env with EnvPool's ``send`` (``running[i]``: env ``i`` is in flight).
+
+    Raises:
+        ValueError: not distinct env indices in ``[0, len(running))``, or some env is in flight.
+    """
+    num_envs = len(running)
+    if env_ids is not None:
+        ids = np.asarray(env_ids)
+    elif default is not None:
+        ids = default
+    else:
+        ids = np.arange(num_envs, dtype=np.intp)
+    if ids.ndim == 0:
+        ids = ids.reshape(1)
+    if (
+        ids.ndim != 1
+        or ids.size == 0
+        or not np.issubdtype(ids.dtype, np.integer)
+        or ids.min() < 0
+        or ids.max() >= num_envs
+        or np.unique(ids).size != ids.size
+        or running[ids].any()
+    ):
+        raise ValueError(ENV_IDS_MSG.format(num_envs, env_ids))
+    return ids.astype(np.intp)
+
+
+def mark_running(
+    slots: npt.NDArray[Any], ready: list[int], infos: dict[int, Any], ids: npt.NDArray[np.intp]
+) -> None:
+    """Mark the envs ``ids`` in flight; results not yet received for them (``ready``, ``infos``)
+    are dropped, since they are being stepped again."""
+    for i in ids.tolist():
+        if slots[i] == EnvSlot.READY:
+            ready.remove(i)
+            infos.pop(i, None)
+    slots[ids] = EnvSlot.RUNNING

@@ -47,6 +47,7 @@ from typing import Any
 import numpy as np
 
 from vecgym.core.interop import as_vecgym_env, stepping_target
+from vecgym.vector._async.batch import copy_rows
 from vecgym.vector._async.infos import InfoWriter
 from vecgym.vector._async.placement import apply_placement
 from vecgym.vector._async.protocol import (
@@ -171,18 +172,6 @@ class _LimitedAutoresetEnv(AutoresetEnv[Any, Any]):
 
 
 # --- reading and writing structured values in shared memory -------------------------------------
-def _write(views: Any, index: int, value: Any) -> None:
-    """Write one env's value of a Tuple/Dict/leaf structure into row ``index`` of ``views``."""
-    if isinstance(views, np.ndarray):
-        views[index] = value
-    elif isinstance(views, dict):
-        for key, sub in views.items():
-            _write(sub, index, value[key])
-    else:
-        for sub, item in zip(views, value, strict=False):
-            _write(sub, index, item)
-
-
 def _read(views: Any, index: int) -> Any:
     """Read row ``index`` of a Tuple/Dict/leaf structure (arrays copied, scalars as numpy).
 
@@ -204,7 +193,7 @@ def _write_obs(
     state: _WorkerState, index: int, obs: Any, observations: list[tuple[int, Any]]
 ) -> None:
     if state.obs_in_shm:
-        _write(state.views.observations, index, obs)
+        copy_rows(state.views.observations, index, obs)
     else:
         observations.append((index, obs))
 

@@ -30,12 +30,14 @@ import numpy as np
 from vecgym import error
 from vecgym.core.env import Env, Wrapper
 from vecgym.core.interop import as_vecgym_env
-from vecgym.vector.async_vector_env import AsyncVectorEnv, RemoteTraceback
+from vecgym.vector._async.batch import copy_rows, select_rows, stack_trees
+from vecgym.vector._async.exits import RemoteTraceback
+from vecgym.vector.async_vector_env import AsyncVectorEnv
 from vecgym.vector.sync_vector_env import SyncVectorEnv
 from vecgym.vector.utils import batch_space, create_empty_array, iterate
 from vecgym.vector.vector_env import AutoresetMode
 
-__all__ = ["HostFailure", "VectorHost", "copy_rows", "select_rows", "stack_trees"]
+__all__ = ["HostFailure", "VectorHost", "start_method", "unbatch_info"]
 
 _ORIGIN_ATTR = "_vecgym_ray_origin"
 
@@ -148,44 +150,7 @@ def start_method() -> str:
     return "forkserver" if "forkserver" in methods else "spawn"
 
 
-# --- batch trees (arrays, dicts and tuples of arrays) ---------------------------------------------
-def select_rows(value: Any, rows: Any) -> Any:
-    """Rows ``rows`` (a slice or an index array) of every array of a batch tree (views for
-    slices)."""
-    if isinstance(value, np.ndarray):
-        return value[rows]
-    if isinstance(value, dict):
-        return {key: select_rows(sub, rows) for key, sub in value.items()}
-    if isinstance(value, tuple):
-        return tuple(select_rows(sub, rows) for sub in value)
-    return np.asarray(value)[rows]
-
-
-def copy_rows(dst: Any, rows: Any, src: Any) -> None:
-    """``dst[rows] = src`` for every array of a batch tree, in place."""
-    if isinstance(dst, np.ndarray):
-        dst[rows] = src
-    elif isinstance(dst, dict):
-        for key, sub in dst.items():
-            copy_rows(sub, rows, src[key])
-    else:
-        for sub, part in zip(dst, src, strict=True):
-            copy_rows(sub, rows, part)
-
-
-def stack_trees(template: Any, leading: int) -> Any:
-    """A new batch tree shaped like ``template`` with a leading dimension ``leading`` added."""
-    if isinstance(template, np.ndarray):
-        return np.empty((leading, *template.shape), dtype=template.dtype)
-    if isinstance(template, dict):
-        return {key: stack_trees(sub, leading) for key, sub in template.items()}
-    if isinstance(template, tuple):
-        return tuple(stack_trees(sub, leading) for sub in template)
-    array = np.asarray(template)
-    return np.empty((leading, *array.shape), dtype=array.dtype)
-
-
-def _unbatch_info(infos: dict[str, Any], count: int) -> list[dict[str, Any]]:
+def unbatch_info(infos: dict[str, Any], count: int) -> list[dict[str, Any]]:
     """Gymnasium-layout batched infos back into one dict per env (the ``_key`` masks decide)."""
     out: list[dict[str, Any]] = [{} for _ in range(count)]
     for key, value in infos.items():
@@ -193,7 +158,7 @@ def _unbatch_info(infos: dict[str, Any], count: int) -> list[dict[str, Any]]:
             continue
         mask = infos.get(f"_{key}")
         if isinstance(value, dict):
-            parts = _unbatch_info(value, count)
+            parts = unbatch_info(value, count)
             for j in range(count):
                 if mask is None or mask[j]:
                     out[j][key] = parts[j]
@@ -362,7 +327,7 @@ class VectorHost:
             mask[ids[owed]] = True
             obs, reset_infos = env.reset(options={"reset_mask": mask})
             copy_rows(self.obs, mask, select_rows(obs, mask))
-            per_env = _unbatch_info(reset_infos, self.count)
+            per_env = unbatch_info(reset_infos, self.count)
             for j in np.flatnonzero(owed).tolist():
                 infos[j] = per_env[int(ids[j])]
             self.pending[mask] = False
@@ -377,7 +342,7 @@ class VectorHost:
                 copy_rows(self.obs, local_ids, select_rows(obs, order))
                 rewards[stepped], terminated[stepped] = rew[order], term[order]
                 truncated[stepped] = trunc[order]
-                per_env = _unbatch_info(sub_infos, len(got))
+                per_env = unbatch_info(sub_infos, len(got))
                 for j, row in zip(stepped.tolist(), order.tolist(), strict=True):
                     infos[j] = per_env[row]
             else:

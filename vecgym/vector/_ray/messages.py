@@ -1,0 +1,59 @@
+"""RayVectorEnv's error messages and time limits (the façade re-exports the public ones)."""
+
+from __future__ import annotations
+
+RAY_MISSING_MSG = (
+    "RayVectorEnv needs Ray: install it with `pip install vecgym[ray]` (ray>=2.9); import failed "
+    "with: {}"
+)
+NO_NODES_MSG = "the Ray cluster has no live node with CPUs to place hosts on"
+SPACE_MSG = (
+    "RayVectorEnv batches observations into arrays: the observation space must be Box, Discrete, "
+    "MultiDiscrete, MultiBinary or a Dict / Tuple of them, got {}"
+)
+SPACES_DIFFER_MSG = (
+    "every host's envs must have the same {what} space: host {host} has {theirs}, host 0 has {ours}"
+)
+START_TIMEOUT_MSG = (
+    "RayVectorEnv hosts {hosts} did not start within {timeout} s: the cluster may lack the CPUs "
+    "they reserve ({cpus} each), or the nodes are overloaded"
+)
+TIMEOUT_MSG = (
+    "`{method}` timed out after {timeout} s: hosts {hosts} (envs {envs}) did not reply; their "
+    "late results will be discarded"
+)
+HOST_DIED_MSG = (
+    "RayVectorEnv host {host} (node {node}, envs {envs}) died: {how}. Its envs are lost; close "
+    "the vector env, or use on_worker_failure='restart'"
+)
+RESTART_FAILED_MSG = (
+    "RayVectorEnv host {host} (node {node}, envs {envs}) could not be restarted within {timeout} "
+    "s: {how}"
+)
+RESTARTED_DURING_MSG = (
+    "RayVectorEnv host {host} (envs {envs}) died during `{method}` and was restarted; the call's "
+    "results for its envs are lost: {how}"
+)
+BROKEN_MSG = "RayVectorEnv is unusable after a host died; close it. The first failure was: {}"
+REMOTE_NOTE = "raised in RayVectorEnv host {host} (node {node}), sub-environment {env}"
+WORKER_ERROR_MSG = (
+    "{type_name}: {message} (raised in RayVectorEnv host {host}, sub-environment {env})"
+)
+PENDING_MSG = "Calling `{method}` while waiting for a pending call to `{pending}` to complete."
+NO_ASYNC_MSG = "Calling `{method}` without any prior call to `{partner}`."
+NOTHING_IN_FLIGHT_MSG = "Calling `recv` without any environment in flight: call `send` first."
+POOL_BUSY_MSG = "Calling `{}` while environments sent with `send` are still in flight: `recv` them."
+ACTIONS_LENGTH_MSG = "expected a batch of {} actions (one per env), got an array of shape {}"
+SET_ATTR_LENGTH_MSG = (
+    "Values must be a list or tuple with length equal to the number of environments. Got `{}` "
+    "values for {} environments."
+)
+CLOSED_MSG = "Trying to operate on `{}`, after a call to `close()`."
+NUM_STEPS_MSG = "num_steps must be an int >= 1, got {!r}"
+ROLLOUT_DISABLED_MSG = (
+    "rollout needs an autoreset mode that continues episodes (NEXT_STEP or SAME_STEP), got DISABLED"
+)
+CLOSE_TIMEOUT_S = 10.0
+INLINE_POLICY_BYTES = 64 * 1024  # below Ray's inlining limit for task arguments (100 KiB)
+RESTART_TIMEOUT_S = 60.0
+START_TIMEOUT_S = 120.0
