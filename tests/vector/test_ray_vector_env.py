@@ -511,6 +511,23 @@ def test_address_connects_and_close_disconnects_only_what_it_opened(cluster: Any
             ray.init(address=cluster.address, log_to_driver=False)
 
 
+def test_without_address_starts_a_node_of_its_own(cluster: Any) -> None:
+    """No ``address``: a fresh local node, never the 2-node cluster that runs on this machine."""
+    ray.shutdown()  # the driver disconnects; the cluster keeps running
+    try:
+        envs = RayVectorEnv([counting(50)] * 2, start_timeout=WAIT_S)
+        try:
+            assert [node["Alive"] for node in ray.nodes()] == [True]
+            assert ray.get_runtime_context().gcs_address != cluster.address
+            envs.reset(seed=0)
+        finally:
+            envs.close()
+        assert not ray.is_initialized()  # it started Ray, so it shut it down
+    finally:
+        if not ray.is_initialized():
+            ray.init(address=cluster.address, log_to_driver=False)
+
+
 def test_missing_ray_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "ray", None)
     with pytest.raises(error.DependencyNotInstalled, match="vecgym\\[ray\\]"):

@@ -87,6 +87,9 @@ class RayHosts(SubEnvsVectorEnv[Any, Any, np.ndarray]):
             return
         kwargs: dict[str, Any] = {"log_to_driver": False}
         if address is None and "RAY_ADDRESS" not in os.environ:
+            # "local": always a fresh node of our own, never a cluster that happens to run on
+            # this machine (a bare ray.init() would join one it finds in /tmp/ray)
+            kwargs["address"] = "local"
             kwargs["include_dashboard"] = False
         else:
             kwargs["address"] = address
