@@ -57,6 +57,7 @@ from vecgym.core.spaces.tuple import Tuple
 __all__ = [
     "GymnasiumEnv",
     "GymnasiumSpace",
+    "apply_converter",
     "as_vecgym_env",
     "as_vecgym_space",
     "as_vecgym_value",
@@ -365,44 +366,52 @@ def converted_space(owner: Any, name: str) -> Space[Any]:
 ValueConverter = Callable[[Any], Any]
 
 
-def value_converter(space: Space[Any]) -> ValueConverter | None:
+def value_converter(
+    space: Space[Any], graph: ValueConverter | None = None
+) -> ValueConverter | None:
     """How to turn a Gymnasium value into a value of the converted ``space``; ``None``: as is.
 
     Values are shared by both libraries (numpy arrays, ints, strings, tuples, dicts) except graph
-    values: Gymnasium's ``GraphInstance`` is its own class, which vecgym's ``Graph.contains``
+    values: each library's ``GraphInstance`` is its own class, which the other's ``Graph`` space
     does not accept. Only spaces holding a :class:`Graph` need a converter; it pickles.
+
+    Args:
+        space: the vecgym space the values belong to.
+        graph: how one graph value is converted; by default into a vecgym ``GraphInstance``
+            (:mod:`vecgym.integrations` passes the way into Gymnasium's, for the other direction).
     """
     if isinstance(space, Graph):
-        return _graph_instance
+        return _graph_instance if graph is None else graph
     if isinstance(space, (Tuple, OneOf)):
-        parts = tuple(value_converter(part) for part in space.spaces)
+        parts = tuple(value_converter(part, graph) for part in space.spaces)
         if all(part is None for part in parts):
             return None
         return partial(_convert_tuple if isinstance(space, Tuple) else _convert_oneof, parts)
     if isinstance(space, Dict):
-        named = {key: value_converter(part) for key, part in space.spaces.items()}
+        named = {key: value_converter(part, graph) for key, part in space.spaces.items()}
         return None if all(c is None for c in named.values()) else partial(_convert_dict, named)
     if isinstance(space, Sequence) and not space.stack:
-        feature = value_converter(space.feature_space)
+        feature = value_converter(space.feature_space, graph)
         return None if feature is None else partial(_convert_sequence, feature)
     return None
 
 
-def _apply(converter: ValueConverter | None, value: Any) -> Any:
+def apply_converter(converter: ValueConverter | None, value: Any) -> Any:
+    """``converter(value)``, or ``value`` itself for no converter (``None``)."""
     return value if converter is None else converter(value)
 
 
 def _convert_tuple(parts: tuple[ValueConverter | None, ...], value: Any) -> tuple[Any, ...]:
-    return tuple(_apply(part, item) for part, item in zip(parts, value, strict=True))
+    return tuple(apply_converter(part, item) for part, item in zip(parts, value, strict=True))
 
 
 def _convert_oneof(parts: tuple[ValueConverter | None, ...], value: Any) -> tuple[Any, Any]:
     index, item = value
-    return index, _apply(parts[int(index)], item)
+    return index, apply_converter(parts[int(index)], item)
 
 
 def _convert_dict(named: dict[str, ValueConverter | None], value: Any) -> dict[str, Any]:
-    return {key: _apply(named.get(key), item) for key, item in value.items()}
+    return {key: apply_converter(named.get(key), item) for key, item in value.items()}
 
 
 def _convert_sequence(feature: ValueConverter, value: Any) -> tuple[Any, ...]:
@@ -421,7 +430,7 @@ def as_vecgym_value(space: Space[Any], value: Any) -> Any:
     The value itself for everything but graph values, which become vecgym ``GraphInstance``
     objects (see :func:`value_converter`).
     """
-    return _apply(value_converter(space), value)
+    return apply_converter(value_converter(space), value)
 
 
 # --- environments ---------------------------------------------------------------------------------

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable
-from functools import partial
 from typing import Any, SupportsFloat
 
 import gymnasium
@@ -21,6 +20,7 @@ from gymnasium.envs.registration import EnvSpec as GymEnvSpec
 from gymnasium.envs.registration import WrapperSpec as GymWrapperSpec
 
 from vecgym.core.env import Env
+from vecgym.core.interop import ValueConverter, apply_converter, value_converter
 from vecgym.core.registration import EnvSpec, load_env_creator
 from vecgym.core.spaces.box import Box
 from vecgym.core.spaces.dict import Dict
@@ -153,50 +153,13 @@ _CONVERTERS: dict[type, Callable[[Any], Any]] = {
 
 
 # --- values: only graph values differ between the libraries ---------------------------------------
-Converter = Callable[[Any], Any]
-
-
-def _value_converter(space: Space[Any]) -> Converter | None:
-    """How to turn a value of vecgym ``space`` into a Gymnasium value; ``None``: as it is."""
-    if isinstance(space, Graph):
-        return _graph_value
-    if isinstance(space, (Tuple, OneOf)):
-        parts = tuple(_value_converter(part) for part in space.spaces)
-        if all(part is None for part in parts):
-            return None
-        return partial(_tuple_value if isinstance(space, Tuple) else _oneof_value, parts)
-    if isinstance(space, Dict):
-        named = {key: _value_converter(part) for key, part in space.spaces.items()}
-        return None if all(c is None for c in named.values()) else partial(_dict_value, named)
-    if isinstance(space, Sequence) and not space.stack:
-        feature = _value_converter(space.feature_space)
-        return None if feature is None else partial(_sequence_value, feature)
-    return None
-
-
-def _apply(converter: Converter | None, value: Any) -> Any:
-    return value if converter is None else converter(value)
-
-
 def _graph_value(value: Any) -> Any:
     return gym_spaces.GraphInstance(value.nodes, value.edges, value.edge_links)
 
 
-def _tuple_value(parts: tuple[Converter | None, ...], value: Any) -> tuple[Any, ...]:
-    return tuple(_apply(part, item) for part, item in zip(parts, value, strict=True))
-
-
-def _oneof_value(parts: tuple[Converter | None, ...], value: Any) -> tuple[Any, Any]:
-    index, item = value
-    return index, _apply(parts[int(index)], item)
-
-
-def _dict_value(named: dict[str, Converter | None], value: Any) -> dict[str, Any]:
-    return {key: _apply(named.get(key), item) for key, item in value.items()}
-
-
-def _sequence_value(feature: Converter, value: Any) -> tuple[Any, ...]:
-    return tuple(feature(item) for item in value)
+def _value_converter(space: Space[Any]) -> ValueConverter | None:
+    """How to turn a value of vecgym ``space`` into a Gymnasium value; ``None``: as it is."""
+    return value_converter(space, graph=_graph_value)
 
 
 # --- specs ----------------------------------------------------------------------------------------
@@ -328,14 +291,15 @@ class VecgymEnv(gymnasium.Env[Any, Any]):
     def step(self, action: Any) -> tuple[Any, SupportsFloat, bool, bool, dict[str, Any]]:
         """Step the vecgym env; its result as it is (graph observations re-packed)."""
         obs, reward, terminated, truncated, info = self.vecgym_env.step(action)
-        return _apply(self._observation_converter, obs), reward, terminated, truncated, info
+        obs = apply_converter(self._observation_converter, obs)
+        return obs, reward, terminated, truncated, info
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Any, dict[str, Any]]:
         """Reset the vecgym env with ``seed`` and ``options``; its result as it is."""
         obs, info = self.vecgym_env.reset(seed=seed, options=options)
-        return _apply(self._observation_converter, obs), info
+        return apply_converter(self._observation_converter, obs), info
 
     def render(self) -> Any:
         """The vecgym env's ``render()``."""
