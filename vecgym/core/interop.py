@@ -36,7 +36,7 @@ import importlib
 import sys
 from collections.abc import Callable
 from functools import partial
-from typing import Any, SupportsFloat
+from typing import Any, ClassVar, SupportsFloat
 
 import numpy as np
 
@@ -433,8 +433,111 @@ def as_vecgym_value(space: Space[Any], value: Any) -> Any:
     return apply_converter(value_converter(space), value)
 
 
+# --- adapters -------------------------------------------------------------------------------------
+class ReadsThrough:
+    """What the adapters between the two libraries share: each runs one env of the other library,
+    held in the attribute named by :attr:`_inner_attr`, and reads its render mode and generator
+    (and any public attribute it does not have itself) from that env.
+
+    A subclass says where a forwarded attribute is read (:meth:`_inner_get`, by default the env
+    itself), which names are never forwarded (:meth:`_forwards`) and what a missing attribute
+    raises (:meth:`_no_attr`).
+    """
+
+    _inner_attr: ClassVar[str]
+
+    def _inner_get(self, inner: Any, name: str) -> Any:
+        return getattr(inner, name)
+
+    def _forwards(self, name: str) -> bool:
+        return not name.startswith("_")
+
+    def _no_attr(self, name: str) -> AttributeError:
+        raise NotImplementedError
+
+    def __getattr__(self, name: str) -> Any:
+        # Only called when normal lookup failed. Private names (and lookups made before the inner
+        # env exists, e.g. while unpickling) are not forwarded.
+        inner = self.__dict__.get(self._inner_attr)
+        if inner is None or not self._forwards(name):
+            raise self._no_attr(name)
+        return self._inner_get(inner, name)
+
+    @property
+    def render_mode(self) -> str | None:
+        """The render mode of the env it runs."""
+        mode: str | None = getattr(self, self._inner_attr).render_mode
+        return mode
+
+    @property
+    def np_random(self) -> np.random.Generator:
+        """The generator of the env it runs; assigning sets that env's generator."""
+        generator: np.random.Generator = getattr(self, self._inner_attr).np_random
+        return generator
+
+    @np_random.setter
+    def np_random(self, value: np.random.Generator) -> None:
+        getattr(self, self._inner_attr).np_random = value
+
+    @property
+    def np_random_seed(self) -> Any:
+        """The ``np_random_seed`` of the env it runs."""
+        return getattr(self, self._inner_attr).np_random_seed
+
+
+class WritesThrough(ReadsThrough):
+    """A :class:`ReadsThrough` adapter standing where the raw environment stands: assigning a
+    public attribute that is not its own (:attr:`_own_attrs`) but that the env it runs has
+    (:meth:`_inner_has`) sets it there (:meth:`_inner_set`); the private generator is the raw
+    env's too.
+    """
+
+    _own_attrs: ClassVar[frozenset[str]] = frozenset()
+
+    def _inner_has(self, inner: Any, name: str) -> bool:
+        return hasattr(inner, name)
+
+    def _inner_set(self, inner: Any, name: str, value: Any) -> None:
+        setattr(inner, name, value)
+
+    def _is_own(self, name: str) -> bool:
+        return name in self._own_attrs or name in self.__dict__ or hasattr(type(self), name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        inner = self.__dict__.get(self._inner_attr)
+        if (
+            inner is not None
+            and not name.startswith("_")
+            and not self._is_own(name)
+            and self._inner_has(inner, name)
+        ):
+            self._inner_set(inner, name, value)
+            return
+        object.__setattr__(self, name, value)
+
+    @property
+    def _np_random(self) -> np.random.Generator | None:
+        """The raw env's private generator (``None`` until it has one)."""
+        generator: np.random.Generator | None = getattr(
+            getattr(self, self._inner_attr).unwrapped, "_np_random", None
+        )
+        return generator
+
+    @_np_random.setter
+    def _np_random(self, value: np.random.Generator | None) -> None:
+        getattr(self, self._inner_attr).unwrapped._np_random = value
+
+    def __str__(self) -> str:
+        """``<Adapter<...the env it runs...>>``."""
+        return f"<{type(self).__name__}{getattr(self, self._inner_attr)}>"
+
+    def __repr__(self) -> str:
+        """The same as :meth:`__str__`."""
+        return str(self)
+
+
 # --- environments ---------------------------------------------------------------------------------
-class GymnasiumEnv(Env[Any, Any]):
+class GymnasiumEnv(WritesThrough, Env[Any, Any]):  # type: ignore[override]  # render_mode
     """A vecgym :class:`Env` that runs a ``gymnasium.Env`` (:attr:`gymnasium_env`).
 
     :meth:`step`, :meth:`reset`, :meth:`render` and :meth:`close` forward to the Gymnasium env
@@ -512,63 +615,21 @@ class GymnasiumEnv(Env[Any, Any]):
         """Close the Gymnasium env."""
         self.gymnasium_env.close()
 
-    @property
-    def render_mode(self) -> str | None:  # type: ignore[override]
-        """The Gymnasium env's render mode."""
-        mode: str | None = self.gymnasium_env.render_mode
-        return mode
-
-    @property
-    def np_random(self) -> np.random.Generator:
-        """The Gymnasium env's generator; assigning sets the Gymnasium env's generator."""
-        generator: np.random.Generator = self.gymnasium_env.np_random
-        return generator
-
-    @np_random.setter
-    def np_random(self, value: np.random.Generator) -> None:
-        self.gymnasium_env.np_random = value
-
-    @property
-    def np_random_seed(self) -> int:
-        """The Gymnasium env's ``np_random_seed``."""
-        seed: int = self.gymnasium_env.np_random_seed
-        return seed
-
-    @property
-    def _np_random(self) -> np.random.Generator | None:
-        """The raw Gymnasium env's private generator (``None`` until it has one)."""
-        generator: np.random.Generator | None = getattr(
-            self.gymnasium_env.unwrapped, "_np_random", None
-        )
-        return generator
-
-    @_np_random.setter
-    def _np_random(self, value: np.random.Generator | None) -> None:
-        self.gymnasium_env.unwrapped._np_random = value
-
     # --- attributes -------------------------------------------------------------------------------
-    def _is_own(self, name: str) -> bool:
-        return name in _OWN_ATTRS or name in self.__dict__ or hasattr(type(self), name)
+    _inner_attr = "gymnasium_env"
+    _own_attrs = _OWN_ATTRS
 
-    def __getattr__(self, name: str) -> Any:
-        # Only called when normal lookup failed. Private names (and lookups made before
-        # ``gymnasium_env`` exists, e.g. while unpickling) are not forwarded.
-        inner = self.__dict__.get("gymnasium_env")
-        if name.startswith("_") or inner is None:
-            raise AttributeError(NO_ATTR_MSG.format(env=type(self).__name__, name=name))
+    def _no_attr(self, name: str) -> AttributeError:
+        return AttributeError(NO_ATTR_MSG.format(env=type(self).__name__, name=name))
+
+    def _inner_get(self, inner: Any, name: str) -> Any:
         return getattr(inner.unwrapped, name)
 
-    def __setattr__(self, name: str, value: Any) -> None:
-        inner = self.__dict__.get("gymnasium_env")
-        if (
-            inner is not None
-            and not name.startswith("_")
-            and not self._is_own(name)
-            and hasattr(inner.unwrapped, name)
-        ):
-            setattr(inner.unwrapped, name, value)
-            return
-        object.__setattr__(self, name, value)
+    def _inner_has(self, inner: Any, name: str) -> bool:
+        return hasattr(inner.unwrapped, name)
+
+    def _inner_set(self, inner: Any, name: str, value: Any) -> None:
+        setattr(inner.unwrapped, name, value)
 
     def has_wrapper_attr(self, name: str) -> bool:
         """Whether the adapter or a layer of the Gymnasium env has attribute ``name``."""
@@ -601,14 +662,6 @@ class GymnasiumEnv(Env[Any, Any]):
             object.__setattr__(self, name, value)
             return True
         return False
-
-    def __str__(self) -> str:
-        """``<GymnasiumEnv<...the Gymnasium env...>>``."""
-        return f"<{type(self).__name__}{self.gymnasium_env}>"
-
-    def __repr__(self) -> str:
-        """The same as :meth:`__str__`."""
-        return str(self)
 
 
 def _as_vecgym_spec(spec: Any) -> EnvSpec | None:

@@ -20,7 +20,12 @@ from gymnasium.envs.registration import EnvSpec as GymEnvSpec
 from gymnasium.envs.registration import WrapperSpec as GymWrapperSpec
 
 from vecgym.core.env import Env
-from vecgym.core.interop import ValueConverter, apply_converter, value_converter
+from vecgym.core.interop import (
+    ValueConverter,
+    WritesThrough,
+    apply_converter,
+    value_converter,
+)
 from vecgym.core.registration import EnvSpec, load_env_creator
 from vecgym.core.spaces.box import Box
 from vecgym.core.spaces.dict import Dict
@@ -242,7 +247,7 @@ def _gymnasium_metadata(metadata: dict[str, Any]) -> dict[str, Any]:
 
 
 # --- single environments --------------------------------------------------------------------------
-class VecgymEnv(gymnasium.Env[Any, Any]):
+class VecgymEnv(WritesThrough, gymnasium.Env[Any, Any]):  # type: ignore[override]  # render_mode
     """A ``gymnasium.Env`` that runs a vecgym env (:attr:`vecgym_env`, wrappers included).
 
     :meth:`step`, :meth:`reset`, :meth:`render` and :meth:`close` forward to the vecgym env and
@@ -309,65 +314,22 @@ class VecgymEnv(gymnasium.Env[Any, Any]):
         """Close the vecgym env."""
         self.vecgym_env.close()
 
-    @property
-    def render_mode(self) -> str | None:  # type: ignore[override]
-        """The vecgym env's render mode."""
-        return self.vecgym_env.render_mode
+    # --- attributes: the vecgym env's, through its wrappers -----------------------------------
+    _inner_attr = "vecgym_env"
+    _own_attrs = _OWN_ATTRS
 
-    @property
-    def np_random(self) -> np.random.Generator:
-        """The vecgym env's generator (assigning sets the vecgym env's)."""
-        return self.vecgym_env.np_random
+    def _no_attr(self, name: str) -> AttributeError:
+        return AttributeError(NO_ATTR_MSG.format(adapter="VecgymEnv", name=name))
 
-    @np_random.setter
-    def np_random(self, value: np.random.Generator) -> None:
-        self.vecgym_env.np_random = value
-
-    @property
-    def np_random_seed(self) -> int:
-        """The vecgym env's ``np_random_seed``."""
-        return self.vecgym_env.np_random_seed
-
-    @property
-    def _np_random(self) -> np.random.Generator | None:
-        """The raw vecgym env's private generator (``None`` until it has one)."""
-        return getattr(self.vecgym_env.unwrapped, "_np_random", None)
-
-    @_np_random.setter
-    def _np_random(self, value: np.random.Generator | None) -> None:
-        self.vecgym_env.unwrapped._np_random = value
-
-    def __getattr__(self, name: str) -> Any:
-        # Only called when normal lookup failed; private names are never forwarded (nor lookups
-        # made while unpickling, before ``vecgym_env`` exists).
-        inner = self.__dict__.get("vecgym_env")
-        if name.startswith("_") or inner is None:
-            raise AttributeError(NO_ATTR_MSG.format(adapter="VecgymEnv", name=name))
+    def _inner_get(self, inner: Any, name: str) -> Any:
         return inner.get_wrapper_attr(name)
 
-    def __setattr__(self, name: str, value: Any) -> None:
-        # A public attribute that the vecgym env has (and the adapter does not) is set there, so
-        # ``setattr(adapter, "gravity", ...)`` (SB3's ``set_attr`` does this) reaches the env.
-        inner = self.__dict__.get("vecgym_env")
-        if (
-            inner is not None
-            and not name.startswith("_")
-            and name not in _OWN_ATTRS
-            and name not in self.__dict__
-            and not hasattr(type(self), name)
-            and inner.has_wrapper_attr(name)
-        ):
-            inner.set_wrapper_attr(name, value)
-            return
-        object.__setattr__(self, name, value)
+    def _inner_has(self, inner: Any, name: str) -> bool:
+        return bool(inner.has_wrapper_attr(name))
 
-    def __str__(self) -> str:
-        """``<VecgymEnv<...the vecgym env...>>``."""
-        return f"<{type(self).__name__}{self.vecgym_env}>"
-
-    def __repr__(self) -> str:
-        """The same as :meth:`__str__`."""
-        return str(self)
+    def _inner_set(self, inner: Any, name: str, value: Any) -> None:
+        # ``setattr(adapter, "gravity", ...)`` (SB3's ``set_attr`` does this) reaches the env
+        inner.set_wrapper_attr(name, value)
 
 
 # --- vector environments --------------------------------------------------------------------------
