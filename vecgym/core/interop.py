@@ -62,6 +62,7 @@ __all__ = [
     "as_vecgym_space",
     "as_vecgym_value",
     "converted_space",
+    "copy_env_spec",
     "gymnasium_flavoured",
     "is_gymnasium_env",
     "is_gymnasium_space",
@@ -664,17 +665,34 @@ class GymnasiumEnv(WritesThrough, Env[Any, Any]):  # type: ignore[override]  # r
         return False
 
 
-def _as_vecgym_spec(spec: Any) -> EnvSpec | None:
-    """A vecgym copy of a Gymnasium ``EnvSpec`` (``None`` for ``None``)."""
+def copy_env_spec(
+    spec: Any,
+    spec_class: Callable[..., Any],
+    wrapper_class: Callable[..., Any],
+    entry_point: Callable[[Any, bool], Any] | None = None,
+) -> Any:
+    """A copy of an ``EnvSpec`` of either library as a ``spec_class`` (``None`` for ``None``).
+
+    Args:
+        spec: the spec to copy (a Gymnasium or a vecgym ``EnvSpec``).
+        spec_class: the ``EnvSpec`` class of the copy.
+        wrapper_class: the ``WrapperSpec`` class of the copy's additional wrappers.
+        entry_point: how an entry point (and whether it is the vector one) is carried into the
+            copy; by default as it is. ``None`` entry points stay ``None``.
+    """
     if spec is None:
         return None
+
+    def carried(value: Any, vector: bool) -> Any:
+        return value if value is None or entry_point is None else entry_point(value, vector)
+
     wrappers = tuple(
-        WrapperSpec(name=w.name, entry_point=w.entry_point, kwargs=w.kwargs)
+        wrapper_class(name=w.name, entry_point=w.entry_point, kwargs=w.kwargs)
         for w in spec.additional_wrappers
     )
-    return EnvSpec(
+    return spec_class(
         id=spec.id,
-        entry_point=spec.entry_point,
+        entry_point=carried(spec.entry_point, False),
         reward_threshold=spec.reward_threshold,
         nondeterministic=spec.nondeterministic,
         max_episode_steps=spec.max_episode_steps,
@@ -682,8 +700,14 @@ def _as_vecgym_spec(spec: Any) -> EnvSpec | None:
         disable_env_checker=spec.disable_env_checker,
         kwargs=dict(spec.kwargs),
         additional_wrappers=wrappers,
-        vector_entry_point=spec.vector_entry_point,
+        vector_entry_point=carried(spec.vector_entry_point, True),
     )
+
+
+def _as_vecgym_spec(spec: Any) -> EnvSpec | None:
+    """A vecgym copy of a Gymnasium ``EnvSpec`` (``None`` for ``None``)."""
+    copy: EnvSpec | None = copy_env_spec(spec, EnvSpec, WrapperSpec)
+    return copy
 
 
 def as_vecgym_env(env: Any) -> Any:

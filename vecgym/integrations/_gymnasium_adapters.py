@@ -24,6 +24,7 @@ from vecgym.core.interop import (
     ValueConverter,
     WritesThrough,
     apply_converter,
+    copy_env_spec,
     value_converter,
 )
 from vecgym.core.registration import EnvSpec, load_env_creator
@@ -213,28 +214,11 @@ def as_gymnasium_spec(spec: EnvSpec | None) -> Any:
     The entry points become :class:`VecgymEntryPoint` objects, so that Gymnasium's ``make``
     builds the converted env from the copy.
     """
-    if spec is None:
-        return None
-    wrappers = tuple(
-        GymWrapperSpec(name=w.name, entry_point=w.entry_point, kwargs=w.kwargs)
-        for w in spec.additional_wrappers
-    )
-    return GymEnvSpec(
-        id=spec.id,
-        entry_point=None if spec.entry_point is None else VecgymEntryPoint(spec.entry_point),
-        reward_threshold=spec.reward_threshold,
-        nondeterministic=spec.nondeterministic,
-        max_episode_steps=spec.max_episode_steps,
-        order_enforce=spec.order_enforce,
-        disable_env_checker=spec.disable_env_checker,
-        kwargs=dict(spec.kwargs),
-        additional_wrappers=wrappers,
-        vector_entry_point=(
-            None
-            if spec.vector_entry_point is None
-            else VecgymEntryPoint(spec.vector_entry_point, vector=True)
-        ),
-    )
+    return copy_env_spec(spec, GymEnvSpec, GymWrapperSpec, _vecgym_entry_point)
+
+
+def _vecgym_entry_point(entry_point: Any, vector: bool) -> VecgymEntryPoint:
+    return VecgymEntryPoint(entry_point, vector=vector)
 
 
 def _gymnasium_metadata(metadata: dict[str, Any]) -> dict[str, Any]:
