@@ -66,6 +66,7 @@ __all__ = [
     "gymnasium_flavoured",
     "is_gymnasium_env",
     "is_gymnasium_space",
+    "is_imported_instance",
     "value_converter",
     "wrapper_stack_contains",
 ]
@@ -84,21 +85,26 @@ _OWN_ATTRS = frozenset(
 )
 
 
+def is_imported_instance(obj: object, module: str, name: str) -> bool:
+    """Whether ``obj`` is an instance of class ``name`` of ``module``, which is not imported.
+
+    When ``module`` has not been imported yet, nothing can be an instance of its classes.
+    """
+    cls = getattr(sys.modules.get(module), name, None)
+    return isinstance(cls, type) and isinstance(obj, cls)
+
+
 def is_gymnasium_env(obj: object) -> bool:
     """Whether ``obj`` is a ``gymnasium.Env`` (a Gymnasium wrapper included).
 
     Gymnasium is not imported: when it has not been imported yet, nothing can be one of its envs.
     """
-    gymnasium = sys.modules.get("gymnasium")
-    env_type = getattr(gymnasium, "Env", None)
-    return isinstance(env_type, type) and isinstance(obj, env_type)
+    return is_imported_instance(obj, "gymnasium", "Env")
 
 
 def is_gymnasium_space(obj: object) -> bool:
     """Whether ``obj`` is a ``gymnasium.spaces.Space`` (without importing Gymnasium)."""
-    spaces = sys.modules.get("gymnasium.spaces")
-    space_type = getattr(spaces, "Space", None)
-    return isinstance(space_type, type) and isinstance(obj, space_type)
+    return is_imported_instance(obj, "gymnasium.spaces", "Space")
 
 
 # --- the gymnasium.Env flavour -------------------------------------------------------------------

@@ -16,11 +16,16 @@ be a Gymnasium vector env, so the class is looked up in :data:`sys.modules`.
 from __future__ import annotations
 
 import contextlib
-import sys
 from typing import Any
 
 from vecgym.core.env import RenderFrame
-from vecgym.core.interop import ReadsThrough, _as_vecgym_spec, converted_space, value_converter
+from vecgym.core.interop import (
+    ReadsThrough,
+    _as_vecgym_spec,
+    converted_space,
+    is_imported_instance,
+    value_converter,
+)
 from vecgym.vector.vector_env import AutoresetMode, VectorEnv
 
 __all__ = ["GymnasiumVectorEnv", "is_gymnasium_vector_env"]
@@ -51,9 +56,7 @@ def is_gymnasium_vector_env(obj: object) -> bool:
 
     Gymnasium is not imported: when it has not been imported yet, nothing can be one of its envs.
     """
-    vector = sys.modules.get("gymnasium.vector")
-    env_type = getattr(vector, "VectorEnv", None)
-    return isinstance(env_type, type) and isinstance(obj, env_type)
+    return is_imported_instance(obj, "gymnasium.vector", "VectorEnv")
 
 
 def _as_vecgym_metadata(metadata: dict[str, Any]) -> dict[str, Any]:
