@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import pickle
-import subprocess
-import sys
 
 import numpy as np
 import pytest
 
 import vecgym
+from tests.support.processes import python_stdout
 from vecgym.integrations.rllib import VecgymEnvCreator, env_creator
 from vecgym.integrations.torchrl import AUTORESET_MODE_MSG, TORCHRL_EXTRA_MSG, to_torchrl
 from vecgym.vector import AutoresetMode
@@ -87,10 +86,7 @@ def test_missing_torchrl_raises_dependency_not_installed() -> None:
         "except vecgym.error.DependencyNotInstalled as exc:\n"
         "    assert str(exc) == m.TORCHRL_EXTRA_MSG, exc\n    print('raised')\n"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
-    )
-    assert out.stdout.strip() == "raised"
+    assert python_stdout(code) == "raised"
     assert "vecgym[torchrl]" in TORCHRL_EXTRA_MSG
 
 
