@@ -14,12 +14,17 @@ from __future__ import annotations
 import importlib
 import inspect
 import re
+import sys
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+if str(Path(__file__).resolve().parent) not in sys.path:  # loaded by path (tests), not by Sphinx
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+from vecgym_apiref import write_pages  # the sibling extension's page writer
 
 DOCS = Path(__file__).resolve().parent.parent
 OUTPUT = DOCS / "envs"
@@ -298,13 +303,7 @@ def build(out: Path = OUTPUT) -> None:
     for family in all_families:
         ensure_gif(family, out)
         pages[f"{family.slug}.rst"] = family_page(family)
-    out.mkdir(parents=True, exist_ok=True)
-    for stale in {p.name for p in out.glob("*.rst")} - set(pages):
-        (out / stale).unlink()
-    for name, text in pages.items():
-        path = out / name
-        if not path.exists() or path.read_text() != text:
-            path.write_text(text)
+    write_pages(pages, out)
 
 
 def _generate(app: Any) -> None:

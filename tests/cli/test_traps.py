@@ -268,18 +268,16 @@ def _wait_for(stream: Any, text: str, deadline: float) -> str:
     return seen
 
 
-def test_ctrl_c_writes_the_results_measured_so_far(tmp_path: Path) -> None:
-    path = tmp_path / "bench.json"
-    argv = [
-        sys.executable, "-m", "vecgym", "bench", "--seconds", "1", "--workers", "1",
-        "--num-envs", "1", "2", "4", "8", "--json", str(path),
-    ]  # fmt: skip
+def _interrupted(argv: list[str], marker: str) -> tuple[str, str]:
+    """Run ``python -m vecgym *argv``, press Ctrl-C once ``marker`` shows on stderr, and check
+    that it ended as interrupted, without a traceback; return its stdout and stderr."""
+    command = [sys.executable, "-m", "vecgym", *argv]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     with subprocess.Popen(
-        argv, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     ) as proc:
         try:
-            _wait_for(proc.stderr, "[2/", time.monotonic() + 120)  # the sync row is measured
+            _wait_for(proc.stderr, marker, time.monotonic() + 120)
             proc.send_signal(signal.SIGINT)
             out, err = proc.communicate(timeout=120)
         finally:
@@ -288,6 +286,16 @@ def test_ctrl_c_writes_the_results_measured_so_far(tmp_path: Path) -> None:
     assert proc.returncode == EXIT_INTERRUPTED
     assert INTERRUPTED_MSG in err
     assert "Traceback" not in err
+    return out, err
+
+
+def test_ctrl_c_writes_the_results_measured_so_far(tmp_path: Path) -> None:
+    path = tmp_path / "bench.json"
+    argv = [
+        "bench", "--seconds", "1", "--workers", "1",
+        "--num-envs", "1", "2", "4", "8", "--json", str(path),
+    ]  # fmt: skip
+    out, _ = _interrupted(argv, "[2/")  # the sync row is measured
     report = json.loads(path.read_text())
     assert report["interrupted"] is True
     assert report["single_env_steps_per_s"] > 0
@@ -299,23 +307,10 @@ def test_ctrl_c_writes_the_results_measured_so_far(tmp_path: Path) -> None:
 def test_ctrl_c_during_autotune_reports_the_fastest_layout_so_far(tmp_path: Path) -> None:
     path = tmp_path / "tune.json"
     argv = [
-        sys.executable, "-m", "vecgym", "autotune", "CartPole-v1", "--seconds", "1",
+        "autotune", "CartPole-v1", "--seconds", "1",
         "--workers", "1", "--envs-per-worker", "1", "2", "4", "8", "--json", str(path),
     ]  # fmt: skip
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    with subprocess.Popen(
-        argv, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-    ) as proc:
-        try:
-            _wait_for(proc.stderr, "[3/", time.monotonic() + 120)  # two layouts are measured
-            proc.send_signal(signal.SIGINT)
-            out, err = proc.communicate(timeout=120)
-        finally:
-            if proc.poll() is None:
-                proc.kill()
-    assert proc.returncode == EXIT_INTERRUPTED
-    assert INTERRUPTED_MSG in err
-    assert "Traceback" not in err
+    out, _ = _interrupted(argv, "[3/")  # two layouts are measured
     report = json.loads(path.read_text())
     assert report["interrupted"] is True
     assert 2 <= len(report["results"]) < 8

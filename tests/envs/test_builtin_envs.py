@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import warnings
 
 import pytest
 
 import vecgym
+from tests.support.processes import python_stdout
 from vecgym.utils.env_checker import check_env
 
 BUILTIN_IDS = sorted(
@@ -44,10 +43,8 @@ def test_making_every_env_loads_no_gymnasium_module() -> None:
         "print(len(ids))\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('gymnasium', 'pygame')))\n"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=300, check=True
-    )
-    count, loaded = out.stdout.strip().splitlines()
+    out = python_stdout(code, timeout=300)
+    count, loaded = out.splitlines()
     assert int(count) == len(BUILTIN_IDS)
     assert loaded == "[]"
 

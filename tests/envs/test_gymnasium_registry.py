@@ -20,13 +20,13 @@ import numpy as np
 import pytest
 
 import vecgym
+from tests.support.rollouts import assert_same_rollouts, rollout, vector_rollout
 from vecgym import error
 from vecgym.cli import main
 from vecgym.core.interop import UNCONVERTIBLE_SPACE_MSG, GymnasiumEnv
 from vecgym.envs import gymnasium_registry
 from vecgym.envs.gymnasium_registry import DEPENDENCY_MSG, EXTRA_HINT_MSG, extra_for
 from vecgym.envs.registration import EnvSpec
-from vecgym.utils.env_checker import data_equivalence
 from vecgym.vector import AutoresetMode
 from vecgym.vector.gymnasium_vector_env import GymnasiumVectorEnv
 from vecgym.wrappers import ClipReward, RenderCollection, TimeLimit
@@ -57,19 +57,6 @@ def _wrapper_names(env: Any) -> list[str]:
     return names
 
 
-def _rollout(env: Any, seed: int, steps: int) -> list[Any]:
-    """Reset with ``seed``, then step ``steps`` seeded random actions (resetting on episode end)."""
-    env.action_space.seed(seed)
-    record: list[Any] = [env.reset(seed=seed)]
-    for _ in range(steps):
-        result = env.step(env.action_space.sample())
-        record.append(result)
-        if result[2] or result[3]:
-            record.append(env.reset())
-    env.close()
-    return record
-
-
 # --- make: same trajectories as gymnasium.make ----------------------------------------------------
 @pytest.mark.parametrize("env_id", ATARI_IDS + MUJOCO_IDS + BOX2D_IDS)
 def test_make_matches_gymnasium_make_seed_for_seed(env_id: str) -> None:
@@ -80,10 +67,7 @@ def test_make_matches_gymnasium_make_seed_for_seed(env_id: str) -> None:
     assert isinstance(env.observation_space, vecgym.spaces.Box)
     reference = gymnasium.make(env_id)
     assert _wrapper_names(env) == _wrapper_names(reference)
-    ours, theirs = _rollout(env, 123, 60), _rollout(reference, 123, 60)
-    assert len(ours) == len(theirs)
-    for mine, ref in zip(ours, theirs, strict=True):
-        assert data_equivalence(mine, ref)
+    assert_same_rollouts(rollout(env, 123, 60), rollout(reference, 123, 60))
 
 
 def test_make_kwargs_max_episode_steps_and_render_mode_behave_as_in_gymnasium() -> None:
@@ -145,9 +129,8 @@ def test_module_prefixed_id_of_a_third_party_gymnasium_registration(gymnasium_pl
     assert env.spec.additional_wrappers[0].kwargs == plugin.CLIP_KWARGS
     assert env.unwrapped.get_wrapper_attr("g") == 9.0
     reference = gymnasium.make("GymPlugin/Clipped-v0")
-    ours, theirs = _rollout(env, 3, 40), _rollout(reference, 3, 40)
-    for mine, ref in zip(ours, theirs, strict=True):
-        assert data_equivalence(mine, ref)
+    ours = rollout(env, 3, 40)
+    assert_same_rollouts(ours, rollout(reference, 3, 40))
     rewards = [step[1] for step in ours[1:] if len(step) == 5]
     assert max(rewards) <= 0.25
     assert min(rewards) == -0.25
@@ -168,14 +151,6 @@ def test_register_envs_ale_py_then_make() -> None:
 
 
 # --- make_vec -------------------------------------------------------------------------------------
-def _vector_rollout(envs: Any, seed: int, steps: int) -> list[Any]:
-    envs.action_space.seed(seed)
-    record: list[Any] = [envs.reset(seed=seed)]
-    record += [envs.step(envs.action_space.sample()) for _ in range(steps)]
-    envs.close()
-    return record
-
-
 @pytest.mark.parametrize("mode", ["sync", "async"])
 def test_make_vec_sync_and_async_match_gymnasium(mode: str) -> None:
     _needs("Hopper-v5")
@@ -184,9 +159,7 @@ def test_make_vec_sync_and_async_match_gymnasium(mode: str) -> None:
     assert envs.single_observation_space == vecgym.spaces.Box(-np.inf, np.inf, (11,), np.float64)
     assert envs.spec is not None
     assert envs.spec.kwargs["vectorization_mode"] == mode
-    ours, theirs = _vector_rollout(envs, 11, 30), _vector_rollout(reference, 11, 30)
-    for mine, ref in zip(ours, theirs, strict=True):
-        assert data_equivalence(mine, ref)
+    assert_same_rollouts(vector_rollout(envs, 11, 30), vector_rollout(reference, 11, 30))
 
 
 def test_make_vec_uses_gymnasium_vector_entry_point() -> None:
@@ -199,9 +172,7 @@ def test_make_vec_uses_gymnasium_vector_entry_point() -> None:
     assert envs.spec.kwargs["vectorization_mode"] == "vector_entry_point"
     assert isinstance(envs.single_action_space, vecgym.spaces.Discrete)
     reference = gymnasium.make_vec("ALE/Pong-v5", num_envs=2)
-    ours, theirs = _vector_rollout(envs, 5, 20), _vector_rollout(reference, 5, 20)
-    for mine, ref in zip(ours, theirs, strict=True):
-        assert data_equivalence(mine, ref)
+    assert_same_rollouts(vector_rollout(envs, 5, 20), vector_rollout(reference, 5, 20))
 
 
 def test_gymnasium_vector_env_carries_autoreset_mode_over() -> None:

@@ -8,11 +8,7 @@ return the same observations, rewards, terminations, truncations and infos.
 
 from __future__ import annotations
 
-import importlib
-import subprocess
-import sys
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -20,11 +16,11 @@ import numpy as np
 import pytest
 
 import vecgym
-from vecgym.utils.env_checker import data_equivalence
+from tests.support.examples import imported_example, iteration_marks, run_example
+from tests.support.rollouts import assert_same_rollouts, vector_rollout
 
 gymnasium = pytest.importorskip("gymnasium")
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 SMOKE_TIMEOUT_S = 240
 
 
@@ -32,55 +28,18 @@ SMOKE_TIMEOUT_S = 240
 def cleanrl_example() -> Iterator[ModuleType]:
     pytest.importorskip("torch", reason="the CleanRL example trains with torch")
     pytest.importorskip("mujoco", reason="Hopper-v5 needs the `mujoco` extra")
-    sys.path.insert(0, str(EXAMPLES))
-    try:
-        yield importlib.import_module("cleanrl_ppo_continuous")
-    finally:
-        sys.path.remove(str(EXAMPLES))
-
-
-def _vector_rollout(envs: Any, seed: int, steps: int) -> list[Any]:
-    envs.action_space.seed(seed)
-    record: list[Any] = [envs.reset(seed=seed)]
-    record += [envs.step(envs.action_space.sample()) for _ in range(steps)]
-    envs.close()
-    return record
-
-
-def _without_wall_time(result: Any) -> Any:
-    """``result`` without RecordEpisodeStatistics' episode wall-clock times (never equal)."""
-    info = result[-1]
-    if "episode" in info:
-        info["episode"] = {k: v for k, v in info["episode"].items() if k not in ("t", "_t")}
-    return result
-
-
-def _assert_same(ours: list[Any], theirs: list[Any]) -> None:
-    assert len(ours) == len(theirs)
-    for mine, ref in zip(ours, theirs, strict=True):
-        assert data_equivalence(_without_wall_time(mine), _without_wall_time(ref))
+    yield from imported_example("cleanrl_ppo_continuous")
 
 
 def test_cleanrl_example_runs(cleanrl_example: ModuleType) -> None:
-    result = subprocess.run(
-        [
-            sys.executable,
-            str(EXAMPLES / "cleanrl_ppo_continuous.py"),
-            *("--total-timesteps", "1024", "--num-envs", "2", "--num-steps", "256"),
-            *("--update-epochs", "1", "--num-minibatches", "4", "--async"),
-        ],
-        capture_output=True,
-        text=True,
+    lines = run_example(
+        "cleanrl_ppo_continuous.py",
+        *("--total-timesteps", "1024", "--num-envs", "2", "--num-steps", "256"),
+        *("--update-epochs", "1", "--num-minibatches", "4", "--async"),
         timeout=SMOKE_TIMEOUT_S,
-        check=False,
     )
-    assert result.returncode == 0, result.stderr
-    lines = result.stdout.splitlines()
     assert any(line.startswith("global_step=") and "episodic_return=" in line for line in lines)
-    assert [line.split()[0] for line in lines if line.startswith("iteration=")] == [
-        "iteration=1",
-        "iteration=2",
-    ]
+    assert iteration_marks(lines) == ["iteration=1", "iteration=2"]
 
 
 def test_cleanrl_env_code_gives_gymnasium_trajectories(
@@ -98,7 +57,9 @@ def test_cleanrl_env_code_gives_gymnasium_trajectories(
     monkeypatch.setattr(cleanrl_example, "gym", gymnasium)  # CleanRL's original import
     theirs = build()
     assert isinstance(theirs, gymnasium.vector.VectorEnv)
-    _assert_same(_vector_rollout(ours, 9, 150), _vector_rollout(theirs, 9, 150))
+    assert_same_rollouts(
+        vector_rollout(ours, 9, 150), vector_rollout(theirs, 9, 150), ignore_wall_time=True
+    )
 
 
 def make_atari_env(gym: Any, env_id: str) -> Callable[[], Any]:
@@ -124,4 +85,6 @@ def test_ppo_atari_style_stack_gives_gymnasium_trajectories(env_id: str) -> None
     ours = vecgym.vector.SyncVectorEnv([make_atari_env(vecgym, env_id) for _ in range(2)])
     theirs = gymnasium.vector.SyncVectorEnv([make_atari_env(gymnasium, env_id) for _ in range(2)])
     assert ours.single_observation_space == vecgym.spaces.Box(0, 255, (4, 84, 84), np.uint8)
-    _assert_same(_vector_rollout(ours, 2, 120), _vector_rollout(theirs, 2, 120))
+    assert_same_rollouts(
+        vector_rollout(ours, 2, 120), vector_rollout(theirs, 2, 120), ignore_wall_time=True
+    )

@@ -9,11 +9,7 @@ terminations, truncations and infos as Gymnasium's SyncVectorEnv over Gymnasium'
 
 from __future__ import annotations
 
-import importlib
-import subprocess
-import sys
 from collections.abc import Iterator
-from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -21,11 +17,11 @@ import numpy as np
 import pytest
 
 import vecgym
-from vecgym.utils.env_checker import data_equivalence
+from tests.support.examples import imported_example, iteration_marks, run_example
+from tests.support.rollouts import assert_same_rollouts, without_wall_time
 
 gymnasium = pytest.importorskip("gymnasium")
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 SMOKE_TIMEOUT_S = 300
 ENV_ID = "BreakoutNoFrameskip-v4"
 
@@ -36,11 +32,7 @@ def atari_example() -> Iterator[ModuleType]:
     pytest.importorskip("ale_py", reason="Atari envs need the `atari` extra")
     pytest.importorskip("cv2", reason="ResizeObservation matches Gymnasium with OpenCV")
     pytest.importorskip("stable_baselines3", reason="ppo_atari.py uses SB3's Atari wrappers")
-    sys.path.insert(0, str(EXAMPLES))
-    try:
-        yield importlib.import_module("cleanrl_ppo_atari")
-    finally:
-        sys.path.remove(str(EXAMPLES))
+    yield from imported_example("cleanrl_ppo_atari")
 
 
 def _rollout(envs: Any, seed: int, actions: np.ndarray) -> list[Any]:
@@ -48,11 +40,7 @@ def _rollout(envs: Any, seed: int, actions: np.ndarray) -> list[Any]:
     record: list[Any] = [envs.reset(seed=seed)]
     record += [envs.step(row) for row in actions]
     envs.close()
-    for result in record:
-        episode = result[-1].get("episode")
-        if episode is not None:
-            result[-1]["episode"] = {k: v for k, v in episode.items() if k not in ("t", "_t")}
-    return record
+    return [without_wall_time(result) for result in record]
 
 
 def _vector_envs(module: ModuleType, gym: Any, vector: str, num_envs: int) -> Any:
@@ -80,9 +68,8 @@ def test_ppo_atari_stack_gives_gymnasium_trajectories(
     # Random actions, with FIRE often enough that the ball is served and lives are lost.
     actions = np.random.default_rng(3).integers(0, 4, size=(steps, num_envs))
     mine, ref = _rollout(ours, 7, actions), _rollout(theirs, 7, actions)
-    assert len(mine) == len(ref) == steps + 1
-    for got, expected in zip(mine, ref, strict=True):
-        assert data_equivalence(got, expected)
+    assert len(mine) == steps + 1
+    assert_same_rollouts(mine, ref)
     rewards = np.array([result[1] for result in ref[1:]])
     assert rewards.any(), "the rollout should score (the comparison covers rewards)"
     assert any(result[2].any() for result in ref[1:]), "EpisodicLifeEnv should end an episode"
@@ -117,21 +104,10 @@ def _layers(env: Any) -> Iterator[Any]:
 
 
 def test_cleanrl_atari_example_runs(atari_example: ModuleType) -> None:
-    result = subprocess.run(
-        [
-            sys.executable,
-            str(EXAMPLES / "cleanrl_ppo_atari.py"),
-            *("--total-timesteps", "512", "--num-envs", "2", "--num-steps", "128"),
-            *("--update-epochs", "1", "--async"),
-        ],
-        capture_output=True,
-        text=True,
+    lines = run_example(
+        "cleanrl_ppo_atari.py",
+        *("--total-timesteps", "512", "--num-envs", "2", "--num-steps", "128"),
+        *("--update-epochs", "1", "--async"),
         timeout=SMOKE_TIMEOUT_S,
-        check=False,
     )
-    assert result.returncode == 0, result.stderr
-    lines = result.stdout.splitlines()
-    assert [line.split()[0] for line in lines if line.startswith("iteration=")] == [
-        "iteration=1",
-        "iteration=2",
-    ]
+    assert iteration_marks(lines) == ["iteration=1", "iteration=2"]

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import pickle
 import re
-import subprocess
-import sys
 import warnings
 from typing import Any
 
@@ -14,6 +12,7 @@ import numpy as np
 import pytest
 
 import vecgym
+from tests.support.processes import python_stdout
 from vecgym import error
 from vecgym.core.interop import GymnasiumEnv, as_vecgym_space
 from vecgym.integrations import _gymnasium_adapters as adapters
@@ -296,10 +295,7 @@ def test_missing_gymnasium_raises_dependency_not_installed() -> None:
         "except vecgym.error.DependencyNotInstalled as exc:\n"
         "    assert str(exc) == GYMNASIUM_EXTRA_MSG, exc\n    print('raised')\n"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
-    )
-    assert out.stdout.strip() == "raised"
+    assert python_stdout(code) == "raised"
     assert "gymnasium" in gymnasium_interop.GYMNASIUM_EXTRA_MSG
     assert issubclass(error.DependencyNotInstalled, error.Error)
 
@@ -311,7 +307,4 @@ def test_importing_the_integrations_imports_no_other_library() -> None:
         "libs = ('gymnasium', 'stable_baselines3', 'torch', 'torchrl', 'ray')\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in libs))\n"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
-    )
-    assert out.stdout.strip() == "[]"
+    assert python_stdout(code) == "[]"

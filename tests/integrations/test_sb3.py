@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 import warnings
 from collections.abc import Callable
 from typing import Any
@@ -13,6 +11,7 @@ import numpy as np
 import pytest
 
 import vecgym
+from tests.support.processes import python_stdout
 from vecgym.integrations import sb3 as vecgym_sb3
 from vecgym.interop import to_gymnasium
 from vecgym.vector import AsyncVectorEnv, SyncVectorEnv
@@ -390,8 +389,5 @@ def test_bad_argument_and_missing_sb3() -> None:
         "except vecgym.error.DependencyNotInstalled as exc:\n"
         "    assert str(exc) == m.SB3_EXTRA_MSG, exc\n    print('raised')\n"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
-    )
-    assert out.stdout.strip() == "raised"
+    assert python_stdout(code) == "raised"
     assert "vecgym[sb3]" in vecgym_sb3.SB3_EXTRA_MSG

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import pickle
-import subprocess
-import sys
+from typing import Any
 
 import numpy as np
 import pytest
 
 import vecgym
+from tests.support.processes import python_stdout
 from vecgym.integrations.rllib import VecgymEnvCreator, env_creator
 from vecgym.integrations.torchrl import AUTORESET_MODE_MSG, TORCHRL_EXTRA_MSG, to_torchrl
 from vecgym.vector import AutoresetMode
@@ -25,6 +25,20 @@ def torchrl() -> object:
     return pytest.importorskip("torchrl")
 
 
+def _rollouts(envs: tuple[Any, ...], seed: int, steps: int) -> list[Any]:
+    """Each TorchRL env's ``rollout`` of ``steps`` (not stopping at episode ends), with the same
+    env and torch seeds; the envs are closed."""
+    import torch
+
+    rollouts = []
+    for env in envs:
+        env.set_seed(seed)
+        torch.manual_seed(seed)
+        rollouts.append(env.rollout(steps, break_when_any_done=False))
+        env.close()
+    return rollouts
+
+
 def test_torchrl_single_env_passes_its_spec_check_and_matches_gymnasium(torchrl: object) -> None:
     import torch
     from torchrl.envs import GymWrapper
@@ -33,12 +47,7 @@ def test_torchrl_single_env_passes_its_spec_check_and_matches_gymnasium(torchrl:
     ours = to_torchrl(vecgym.make("CartPole-v1"))
     theirs = GymWrapper(gymnasium.make("CartPole-v1"))
     check_env_specs(ours, seed=0)
-    rollouts = []
-    for env in (ours, theirs):
-        env.set_seed(4)
-        torch.manual_seed(4)
-        rollouts.append(env.rollout(100, break_when_any_done=False))
-        env.close()
+    rollouts = _rollouts((ours, theirs), 4, 100)
     for key in ("observation", "reward", "terminated", "truncated"):
         assert torch.equal(rollouts[0]["next", key], rollouts[1]["next", key]), key
     assert rollouts[0]["next", "done"].any()  # an episode ended and was reset by TorchRL
@@ -60,12 +69,7 @@ def test_torchrl_vector_env_matches_gymnasiums(torchrl: object, mode: str) -> No
         )
     )
     assert ours.batch_size == theirs.batch_size == torch.Size([3])
-    rollouts = []
-    for env in (ours, theirs):
-        env.set_seed(2)
-        torch.manual_seed(2)
-        rollouts.append(env.rollout(80, break_when_any_done=False))
-        env.close()
+    rollouts = _rollouts((ours, theirs), 2, 80)
     for key in ("observation", "reward", "done"):
         assert torch.equal(rollouts[0]["next", key], rollouts[1]["next", key]), key
     assert rollouts[0]["next", "done"].sum() > 0
@@ -87,10 +91,7 @@ def test_missing_torchrl_raises_dependency_not_installed() -> None:
         "except vecgym.error.DependencyNotInstalled as exc:\n"
         "    assert str(exc) == m.TORCHRL_EXTRA_MSG, exc\n    print('raised')\n"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
-    )
-    assert out.stdout.strip() == "raised"
+    assert python_stdout(code) == "raised"
     assert "vecgym[torchrl]" in TORCHRL_EXTRA_MSG
 
 

@@ -16,8 +16,8 @@ import numpy as np
 import pytest
 
 import vecgym
+from tests.support.rollouts import assert_same_rollouts, rollout
 from vecgym import error
-from vecgym.utils.env_checker import data_equivalence
 from vecgym.wrappers import AtariPreprocessing, ResizeObservation
 from vecgym.wrappers import utils as wrapper_utils
 from vecgym.wrappers.utils import OPENCV_MISSING_MSG, opencv_available, resize_image
@@ -83,24 +83,6 @@ ale_py = pytest.importorskip("ale_py", reason="Atari envs need the `atari` extra
 gymnasium.register_envs(ale_py)
 
 
-def _rollout(env: Any, seed: int, steps: int) -> list[Any]:
-    env.action_space.seed(seed)
-    record: list[Any] = [env.reset(seed=seed)]
-    for _ in range(steps):
-        result = env.step(env.action_space.sample())
-        record.append(result)
-        if result[2] or result[3]:
-            record.append(env.reset())
-    env.close()
-    return record
-
-
-def _assert_same(ours: list[Any], theirs: list[Any]) -> None:
-    assert len(ours) == len(theirs)
-    for mine, ref in zip(ours, theirs, strict=True):
-        assert data_equivalence(mine, ref)
-
-
 @pytest.mark.parametrize(
     "options",
     [
@@ -115,11 +97,11 @@ def test_atari_preprocessing_matches_gymnasium_on_real_ale(options: dict[str, An
     ours = AtariPreprocessing(vecgym.make(env_id, frameskip=1), **options)
     theirs = gymnasium.wrappers.AtariPreprocessing(gymnasium.make(env_id, frameskip=1), **options)
     assert ours.observation_space == vecgym.core.interop.as_vecgym_space(theirs.observation_space)
-    _assert_same(_rollout(ours, 17, 120), _rollout(theirs, 17, 120))
+    assert_same_rollouts(rollout(ours, 17, 120), rollout(theirs, 17, 120))
 
 
 def test_resize_observation_matches_gymnasium_on_real_ale() -> None:
     env_id = "ALE/Pong-v5"
     ours = ResizeObservation(vecgym.make(env_id), (84, 64))
     theirs = gymnasium.wrappers.ResizeObservation(gymnasium.make(env_id), (84, 64))
-    _assert_same(_rollout(ours, 4, 60), _rollout(theirs, 4, 60))
+    assert_same_rollouts(rollout(ours, 4, 60), rollout(theirs, 4, 60))

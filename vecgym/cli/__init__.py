@@ -57,8 +57,7 @@ def _run_list(args: argparse.Namespace) -> int:
             f"no registered env id contains {args.pattern!r} (run `vecgym list` for all)",
             cli_args.EXIT_FAILURE,
         )
-    json_out = cli_args.open_output(args.json, "--json")
-    try:
+    with cli_args.output_file(args.json, "--json") as json_out:
         if json_out is not None:
             output.write_json(_list_report(specs), json_out)
             if json_out is sys.stdout:
@@ -67,9 +66,6 @@ def _run_list(args: argparse.Namespace) -> int:
             print("\n".join(sorted(specs)))
         else:
             print(vecgym.pprint_registry(specs, disable_print=True))
-    finally:
-        if json_out is not None and json_out is not sys.stdout:
-            json_out.close()
     return 0
 
 

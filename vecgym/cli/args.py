@@ -9,9 +9,10 @@ option placed before the env id never swallows it.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import IO, Any
 
 __all__ = [
@@ -28,6 +29,7 @@ __all__ = [
     "add_seconds",
     "add_workers",
     "open_output",
+    "output_file",
     "parse_env_kwargs",
     "positive_float",
     "positive_int",
@@ -164,8 +166,12 @@ def _split_env_id(
     parser.error(EXTRA_VALUES_MSG.format(" ".join(rest)))
 
 
-class _EnvKwargsAction(argparse.Action):
-    """``--env-kwargs``: one JSON object or ``key=value`` pairs, then perhaps the env id."""
+class _ValuesThenEnvId(argparse.Action):
+    """An option taking several values, then perhaps the env id (see :func:`_split_env_id`).
+
+    A subclass parses the leading values that are its own (:meth:`parse`); the option's
+    destination is set to the result.
+    """
 
     def __call__(
         self,
@@ -175,6 +181,23 @@ class _EnvKwargsAction(argparse.Action):
         option_string: str | None = None,
     ) -> None:
         values = list(values)
+        parsed, taken = self.parse(parser, values, option_string)
+        setattr(namespace, self.dest, parsed)
+        _split_env_id(parser, namespace, values, taken, option_string)
+
+    def parse(
+        self, parser: argparse.ArgumentParser, values: list[str], option_string: str | None
+    ) -> tuple[Any, int]:
+        """The parsed value and how many of ``values`` it took (``parser.error`` on bad ones)."""
+        raise NotImplementedError
+
+
+class _EnvKwargsAction(_ValuesThenEnvId):
+    """``--env-kwargs``: one JSON object or ``key=value`` pairs, then perhaps the env id."""
+
+    def parse(
+        self, parser: argparse.ArgumentParser, values: list[str], option_string: str | None
+    ) -> tuple[Any, int]:
         if values[0].lstrip().startswith("{"):
             taken = 1
         else:
@@ -184,10 +207,9 @@ class _EnvKwargsAction(argparse.Action):
             if taken == 0 or (taken < len(values) - 1):
                 taken = len(values)  # the pairs' own error names the bad value
         try:
-            setattr(namespace, self.dest, parse_env_kwargs(values[:taken]))
+            return parse_env_kwargs(values[:taken]), taken
         except argparse.ArgumentTypeError as exc:
             parser.error(f"argument {option_string}: {exc}")
-        _split_env_id(parser, namespace, values, taken, option_string)
 
 
 def _is_pair(text: str) -> bool:
@@ -195,17 +217,12 @@ def _is_pair(text: str) -> bool:
     return bool(sep) and key.isidentifier()
 
 
-class _IntValuesAction(argparse.Action):
+class _IntValuesAction(_ValuesThenEnvId):
     """Several positive integers, then perhaps the env id."""
 
-    def __call__(
-        self,
-        parser: argparse.ArgumentParser,
-        namespace: argparse.Namespace,
-        values: Any,
-        option_string: str | None = None,
-    ) -> None:
-        values = list(values)
+    def parse(
+        self, parser: argparse.ArgumentParser, values: list[str], option_string: str | None
+    ) -> tuple[Any, int]:
         parsed: list[int] = []
         for text in values:
             try:
@@ -214,8 +231,7 @@ class _IntValuesAction(argparse.Action):
                 if not parsed or len(parsed) < len(values) - 1:
                     parser.error(f"argument {option_string}: {exc}")
                 break
-        setattr(namespace, self.dest, parsed)
-        _split_env_id(parser, namespace, values, len(parsed), option_string)
+        return parsed, len(parsed)
 
 
 def add_int_values(
@@ -292,6 +308,21 @@ def open_output(path: str | None, option: str, binary: bool = False) -> IO[Any] 
     except OSError as exc:
         reason = exc.strerror or str(exc)
         raise CliError(OUTPUT_OPEN_MSG.format(option=option, path=path, reason=reason)) from exc
+
+
+@contextlib.contextmanager
+def output_file(path: str | None, option: str, binary: bool = False) -> Iterator[IO[Any] | None]:
+    """:func:`open_output` for a ``with`` block, at whose end the file is closed (stdout is not).
+
+    Raises:
+        CliError: the file cannot be opened for writing (exit 2).
+    """
+    handle = open_output(path, option, binary)
+    try:
+        yield handle
+    finally:
+        if handle is not None and handle is not sys.stdout:
+            handle.close()
 
 
 def require_buildable(

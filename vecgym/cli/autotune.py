@@ -210,12 +210,8 @@ def run(args: argparse.Namespace) -> int:
 
     cli_args.require_env(args.env_id)
     cli_args.require_buildable(args.env_id, args.env_kwargs)
-    json_out = cli_args.open_output(args.json, "--json")
-    try:
+    with cli_args.output_file(args.json, "--json") as json_out:
         return _autotune(args, json_out)
-    finally:
-        if json_out is not None and json_out is not sys.stdout:
-            json_out.close()
 
 
 def _autotune(args: argparse.Namespace, json_out: IO[Any] | None) -> int:

@@ -374,9 +374,11 @@ def run(args: argparse.Namespace) -> int:
     can_plot = want_plot and _plot_available()
     if want_plot and not can_plot:
         output.note(f"note: {PLOT_EXTRA_MSG.split(' (')[0]}; the table will still be printed")
-    json_out = cli_args.open_output(args.json, "--json")
-    plot_out = cli_args.open_output(args.plot, "--plot", binary=True) if can_plot else None
-    try:
+    plot_path = args.plot if can_plot else None
+    with (
+        cli_args.output_file(args.json, "--json") as json_out,
+        cli_args.output_file(plot_path, "--plot", binary=True) as plot_out,
+    ):
         report = run_bench(
             target,
             args.num_envs,
@@ -394,10 +396,6 @@ def run(args: argparse.Namespace) -> int:
         if plot_out is not None:
             plot_report(report, plot_out)
             output.note(f"plot written to {args.plot}")
-    finally:
-        for handle in (json_out, plot_out):
-            if handle is not None and handle is not sys.stdout:
-                handle.close()
     if report["interrupted"]:
         output.note(cli_args.INTERRUPTED_MSG)
         return cli_args.EXIT_INTERRUPTED

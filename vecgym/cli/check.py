@@ -173,12 +173,8 @@ def run(args: argparse.Namespace) -> int:
     from vecgym.cli import args as cli_args
 
     cli_args.require_env(args.env_id)
-    json_out = cli_args.open_output(args.json, "--json")
-    try:
+    with cli_args.output_file(args.json, "--json") as json_out:
         return _check(args, json_out)
-    finally:
-        if json_out is not None and json_out is not sys.stdout:
-            json_out.close()
 
 
 def _check(args: argparse.Namespace, json_out: IO[Any] | None) -> int:

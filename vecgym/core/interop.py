@@ -36,7 +36,7 @@ import importlib
 import sys
 from collections.abc import Callable
 from functools import partial
-from typing import Any, SupportsFloat
+from typing import Any, ClassVar, SupportsFloat
 
 import numpy as np
 
@@ -57,13 +57,16 @@ from vecgym.core.spaces.tuple import Tuple
 __all__ = [
     "GymnasiumEnv",
     "GymnasiumSpace",
+    "apply_converter",
     "as_vecgym_env",
     "as_vecgym_space",
     "as_vecgym_value",
     "converted_space",
+    "copy_env_spec",
     "gymnasium_flavoured",
     "is_gymnasium_env",
     "is_gymnasium_space",
+    "is_imported_instance",
     "stepping_target",
     "value_converter",
     "wrapper_stack_contains",
@@ -83,21 +86,26 @@ _OWN_ATTRS = frozenset(
 )
 
 
+def is_imported_instance(obj: object, module: str, name: str) -> bool:
+    """Whether ``obj`` is an instance of class ``name`` of ``module``, which is not imported.
+
+    When ``module`` has not been imported yet, nothing can be an instance of its classes.
+    """
+    cls = getattr(sys.modules.get(module), name, None)
+    return isinstance(cls, type) and isinstance(obj, cls)
+
+
 def is_gymnasium_env(obj: object) -> bool:
     """Whether ``obj`` is a ``gymnasium.Env`` (a Gymnasium wrapper included).
 
     Gymnasium is not imported: when it has not been imported yet, nothing can be one of its envs.
     """
-    gymnasium = sys.modules.get("gymnasium")
-    env_type = getattr(gymnasium, "Env", None)
-    return isinstance(env_type, type) and isinstance(obj, env_type)
+    return is_imported_instance(obj, "gymnasium", "Env")
 
 
 def is_gymnasium_space(obj: object) -> bool:
     """Whether ``obj`` is a ``gymnasium.spaces.Space`` (without importing Gymnasium)."""
-    spaces = sys.modules.get("gymnasium.spaces")
-    space_type = getattr(spaces, "Space", None)
-    return isinstance(space_type, type) and isinstance(obj, space_type)
+    return is_imported_instance(obj, "gymnasium.spaces", "Space")
 
 
 # --- the gymnasium.Env flavour -------------------------------------------------------------------
@@ -366,44 +374,52 @@ def converted_space(owner: Any, name: str) -> Space[Any]:
 ValueConverter = Callable[[Any], Any]
 
 
-def value_converter(space: Space[Any]) -> ValueConverter | None:
+def value_converter(
+    space: Space[Any], graph: ValueConverter | None = None
+) -> ValueConverter | None:
     """How to turn a Gymnasium value into a value of the converted ``space``; ``None``: as is.
 
     Values are shared by both libraries (numpy arrays, ints, strings, tuples, dicts) except graph
-    values: Gymnasium's ``GraphInstance`` is its own class, which vecgym's ``Graph.contains``
+    values: each library's ``GraphInstance`` is its own class, which the other's ``Graph`` space
     does not accept. Only spaces holding a :class:`Graph` need a converter; it pickles.
+
+    Args:
+        space: the vecgym space the values belong to.
+        graph: how one graph value is converted; by default into a vecgym ``GraphInstance``
+            (:mod:`vecgym.integrations` passes the way into Gymnasium's, for the other direction).
     """
     if isinstance(space, Graph):
-        return _graph_instance
+        return _graph_instance if graph is None else graph
     if isinstance(space, (Tuple, OneOf)):
-        parts = tuple(value_converter(part) for part in space.spaces)
+        parts = tuple(value_converter(part, graph) for part in space.spaces)
         if all(part is None for part in parts):
             return None
         return partial(_convert_tuple if isinstance(space, Tuple) else _convert_oneof, parts)
     if isinstance(space, Dict):
-        named = {key: value_converter(part) for key, part in space.spaces.items()}
+        named = {key: value_converter(part, graph) for key, part in space.spaces.items()}
         return None if all(c is None for c in named.values()) else partial(_convert_dict, named)
     if isinstance(space, Sequence) and not space.stack:
-        feature = value_converter(space.feature_space)
+        feature = value_converter(space.feature_space, graph)
         return None if feature is None else partial(_convert_sequence, feature)
     return None
 
 
-def _apply(converter: ValueConverter | None, value: Any) -> Any:
+def apply_converter(converter: ValueConverter | None, value: Any) -> Any:
+    """``converter(value)``, or ``value`` itself for no converter (``None``)."""
     return value if converter is None else converter(value)
 
 
 def _convert_tuple(parts: tuple[ValueConverter | None, ...], value: Any) -> tuple[Any, ...]:
-    return tuple(_apply(part, item) for part, item in zip(parts, value, strict=True))
+    return tuple(apply_converter(part, item) for part, item in zip(parts, value, strict=True))
 
 
 def _convert_oneof(parts: tuple[ValueConverter | None, ...], value: Any) -> tuple[Any, Any]:
     index, item = value
-    return index, _apply(parts[int(index)], item)
+    return index, apply_converter(parts[int(index)], item)
 
 
 def _convert_dict(named: dict[str, ValueConverter | None], value: Any) -> dict[str, Any]:
-    return {key: _apply(named.get(key), item) for key, item in value.items()}
+    return {key: apply_converter(named.get(key), item) for key, item in value.items()}
 
 
 def _convert_sequence(feature: ValueConverter, value: Any) -> tuple[Any, ...]:
@@ -422,11 +438,114 @@ def as_vecgym_value(space: Space[Any], value: Any) -> Any:
     The value itself for everything but graph values, which become vecgym ``GraphInstance``
     objects (see :func:`value_converter`).
     """
-    return _apply(value_converter(space), value)
+    return apply_converter(value_converter(space), value)
+
+
+# --- adapters -------------------------------------------------------------------------------------
+class ReadsThrough:
+    """What the adapters between the two libraries share: each runs one env of the other library,
+    held in the attribute named by :attr:`_inner_attr`, and reads its render mode and generator
+    (and any public attribute it does not have itself) from that env.
+
+    A subclass says where a forwarded attribute is read (:meth:`_inner_get`, by default the env
+    itself), which names are never forwarded (:meth:`_forwards`) and what a missing attribute
+    raises (:meth:`_no_attr`).
+    """
+
+    _inner_attr: ClassVar[str]
+
+    def _inner_get(self, inner: Any, name: str) -> Any:
+        return getattr(inner, name)
+
+    def _forwards(self, name: str) -> bool:
+        return not name.startswith("_")
+
+    def _no_attr(self, name: str) -> AttributeError:
+        raise NotImplementedError
+
+    def __getattr__(self, name: str) -> Any:
+        # Only called when normal lookup failed. Private names (and lookups made before the inner
+        # env exists, e.g. while unpickling) are not forwarded.
+        inner = self.__dict__.get(self._inner_attr)
+        if inner is None or not self._forwards(name):
+            raise self._no_attr(name)
+        return self._inner_get(inner, name)
+
+    @property
+    def render_mode(self) -> str | None:
+        """The render mode of the env it runs."""
+        mode: str | None = getattr(self, self._inner_attr).render_mode
+        return mode
+
+    @property
+    def np_random(self) -> np.random.Generator:
+        """The generator of the env it runs; assigning sets that env's generator."""
+        generator: np.random.Generator = getattr(self, self._inner_attr).np_random
+        return generator
+
+    @np_random.setter
+    def np_random(self, value: np.random.Generator) -> None:
+        getattr(self, self._inner_attr).np_random = value
+
+    @property
+    def np_random_seed(self) -> Any:
+        """The ``np_random_seed`` of the env it runs."""
+        return getattr(self, self._inner_attr).np_random_seed
+
+
+class WritesThrough(ReadsThrough):
+    """A :class:`ReadsThrough` adapter standing where the raw environment stands: assigning a
+    public attribute that is not its own (:attr:`_own_attrs`) but that the env it runs has
+    (:meth:`_inner_has`) sets it there (:meth:`_inner_set`); the private generator is the raw
+    env's too.
+    """
+
+    _own_attrs: ClassVar[frozenset[str]] = frozenset()
+
+    def _inner_has(self, inner: Any, name: str) -> bool:
+        return hasattr(inner, name)
+
+    def _inner_set(self, inner: Any, name: str, value: Any) -> None:
+        setattr(inner, name, value)
+
+    def _is_own(self, name: str) -> bool:
+        return name in self._own_attrs or name in self.__dict__ or hasattr(type(self), name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        inner = self.__dict__.get(self._inner_attr)
+        if (
+            inner is not None
+            and not name.startswith("_")
+            and not self._is_own(name)
+            and self._inner_has(inner, name)
+        ):
+            self._inner_set(inner, name, value)
+            return
+        object.__setattr__(self, name, value)
+
+    @property
+    def _np_random(self) -> np.random.Generator | None:
+        """The raw env's private generator (``None`` until it has one)."""
+        generator: np.random.Generator | None = getattr(
+            getattr(self, self._inner_attr).unwrapped, "_np_random", None
+        )
+        return generator
+
+    @_np_random.setter
+    def _np_random(self, value: np.random.Generator | None) -> None:
+        getattr(self, self._inner_attr).unwrapped._np_random = value
+
+    def __str__(self) -> str:
+        """``<Adapter<...the env it runs...>>``."""
+        return f"<{type(self).__name__}{getattr(self, self._inner_attr)}>"
+
+    def __repr__(self) -> str:
+        """The same as :meth:`__str__`."""
+        return str(self)
 
 
 # --- environments ---------------------------------------------------------------------------------
-class GymnasiumEnv(Env[Any, Any]):
+class GymnasiumEnv(WritesThrough, Env[Any, Any]):  # type: ignore[override]  # render_mode
     """A vecgym :class:`Env` that runs a ``gymnasium.Env`` (:attr:`gymnasium_env`).
 
     :meth:`step`, :meth:`reset`, :meth:`render` and :meth:`close` forward to the Gymnasium env
@@ -504,63 +623,21 @@ class GymnasiumEnv(Env[Any, Any]):
         """Close the Gymnasium env."""
         self.gymnasium_env.close()
 
-    @property
-    def render_mode(self) -> str | None:  # type: ignore[override]
-        """The Gymnasium env's render mode."""
-        mode: str | None = self.gymnasium_env.render_mode
-        return mode
-
-    @property
-    def np_random(self) -> np.random.Generator:
-        """The Gymnasium env's generator; assigning sets the Gymnasium env's generator."""
-        generator: np.random.Generator = self.gymnasium_env.np_random
-        return generator
-
-    @np_random.setter
-    def np_random(self, value: np.random.Generator) -> None:
-        self.gymnasium_env.np_random = value
-
-    @property
-    def np_random_seed(self) -> int:
-        """The Gymnasium env's ``np_random_seed``."""
-        seed: int = self.gymnasium_env.np_random_seed
-        return seed
-
-    @property
-    def _np_random(self) -> np.random.Generator | None:
-        """The raw Gymnasium env's private generator (``None`` until it has one)."""
-        generator: np.random.Generator | None = getattr(
-            self.gymnasium_env.unwrapped, "_np_random", None
-        )
-        return generator
-
-    @_np_random.setter
-    def _np_random(self, value: np.random.Generator | None) -> None:
-        self.gymnasium_env.unwrapped._np_random = value
-
     # --- attributes -------------------------------------------------------------------------------
-    def _is_own(self, name: str) -> bool:
-        return name in _OWN_ATTRS or name in self.__dict__ or hasattr(type(self), name)
+    _inner_attr = "gymnasium_env"
+    _own_attrs = _OWN_ATTRS
 
-    def __getattr__(self, name: str) -> Any:
-        # Only called when normal lookup failed. Private names (and lookups made before
-        # ``gymnasium_env`` exists, e.g. while unpickling) are not forwarded.
-        inner = self.__dict__.get("gymnasium_env")
-        if name.startswith("_") or inner is None:
-            raise AttributeError(NO_ATTR_MSG.format(env=type(self).__name__, name=name))
+    def _no_attr(self, name: str) -> AttributeError:
+        return AttributeError(NO_ATTR_MSG.format(env=type(self).__name__, name=name))
+
+    def _inner_get(self, inner: Any, name: str) -> Any:
         return getattr(inner.unwrapped, name)
 
-    def __setattr__(self, name: str, value: Any) -> None:
-        inner = self.__dict__.get("gymnasium_env")
-        if (
-            inner is not None
-            and not name.startswith("_")
-            and not self._is_own(name)
-            and hasattr(inner.unwrapped, name)
-        ):
-            setattr(inner.unwrapped, name, value)
-            return
-        object.__setattr__(self, name, value)
+    def _inner_has(self, inner: Any, name: str) -> bool:
+        return hasattr(inner.unwrapped, name)
+
+    def _inner_set(self, inner: Any, name: str, value: Any) -> None:
+        setattr(inner.unwrapped, name, value)
 
     def has_wrapper_attr(self, name: str) -> bool:
         """Whether the adapter or a layer of the Gymnasium env has attribute ``name``."""
@@ -594,26 +671,35 @@ class GymnasiumEnv(Env[Any, Any]):
             return True
         return False
 
-    def __str__(self) -> str:
-        """``<GymnasiumEnv<...the Gymnasium env...>>``."""
-        return f"<{type(self).__name__}{self.gymnasium_env}>"
 
-    def __repr__(self) -> str:
-        """The same as :meth:`__str__`."""
-        return str(self)
+def copy_env_spec(
+    spec: Any,
+    spec_class: Callable[..., Any],
+    wrapper_class: Callable[..., Any],
+    entry_point: Callable[[Any, bool], Any] | None = None,
+) -> Any:
+    """A copy of an ``EnvSpec`` of either library as a ``spec_class`` (``None`` for ``None``).
 
-
-def _as_vecgym_spec(spec: Any) -> EnvSpec | None:
-    """A vecgym copy of a Gymnasium ``EnvSpec`` (``None`` for ``None``)."""
+    Args:
+        spec: the spec to copy (a Gymnasium or a vecgym ``EnvSpec``).
+        spec_class: the ``EnvSpec`` class of the copy.
+        wrapper_class: the ``WrapperSpec`` class of the copy's additional wrappers.
+        entry_point: how an entry point (and whether it is the vector one) is carried into the
+            copy; by default as it is. ``None`` entry points stay ``None``.
+    """
     if spec is None:
         return None
+
+    def carried(value: Any, vector: bool) -> Any:
+        return value if value is None or entry_point is None else entry_point(value, vector)
+
     wrappers = tuple(
-        WrapperSpec(name=w.name, entry_point=w.entry_point, kwargs=w.kwargs)
+        wrapper_class(name=w.name, entry_point=w.entry_point, kwargs=w.kwargs)
         for w in spec.additional_wrappers
     )
-    return EnvSpec(
+    return spec_class(
         id=spec.id,
-        entry_point=spec.entry_point,
+        entry_point=carried(spec.entry_point, False),
         reward_threshold=spec.reward_threshold,
         nondeterministic=spec.nondeterministic,
         max_episode_steps=spec.max_episode_steps,
@@ -621,8 +707,14 @@ def _as_vecgym_spec(spec: Any) -> EnvSpec | None:
         disable_env_checker=spec.disable_env_checker,
         kwargs=dict(spec.kwargs),
         additional_wrappers=wrappers,
-        vector_entry_point=spec.vector_entry_point,
+        vector_entry_point=carried(spec.vector_entry_point, True),
     )
+
+
+def _as_vecgym_spec(spec: Any) -> EnvSpec | None:
+    """A vecgym copy of a Gymnasium ``EnvSpec`` (``None`` for ``None``)."""
+    copy: EnvSpec | None = copy_env_spec(spec, EnvSpec, WrapperSpec)
+    return copy
 
 
 def as_vecgym_env(env: Any) -> Any:

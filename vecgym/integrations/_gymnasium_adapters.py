@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable
-from functools import partial
 from typing import Any, SupportsFloat
 
 import gymnasium
@@ -21,6 +20,13 @@ from gymnasium.envs.registration import EnvSpec as GymEnvSpec
 from gymnasium.envs.registration import WrapperSpec as GymWrapperSpec
 
 from vecgym.core.env import Env
+from vecgym.core.interop import (
+    ValueConverter,
+    WritesThrough,
+    apply_converter,
+    copy_env_spec,
+    value_converter,
+)
 from vecgym.core.registration import EnvSpec, load_env_creator
 from vecgym.core.spaces.box import Box
 from vecgym.core.spaces.dict import Dict
@@ -153,50 +159,13 @@ _CONVERTERS: dict[type, Callable[[Any], Any]] = {
 
 
 # --- values: only graph values differ between the libraries ---------------------------------------
-Converter = Callable[[Any], Any]
-
-
-def _value_converter(space: Space[Any]) -> Converter | None:
-    """How to turn a value of vecgym ``space`` into a Gymnasium value; ``None``: as it is."""
-    if isinstance(space, Graph):
-        return _graph_value
-    if isinstance(space, (Tuple, OneOf)):
-        parts = tuple(_value_converter(part) for part in space.spaces)
-        if all(part is None for part in parts):
-            return None
-        return partial(_tuple_value if isinstance(space, Tuple) else _oneof_value, parts)
-    if isinstance(space, Dict):
-        named = {key: _value_converter(part) for key, part in space.spaces.items()}
-        return None if all(c is None for c in named.values()) else partial(_dict_value, named)
-    if isinstance(space, Sequence) and not space.stack:
-        feature = _value_converter(space.feature_space)
-        return None if feature is None else partial(_sequence_value, feature)
-    return None
-
-
-def _apply(converter: Converter | None, value: Any) -> Any:
-    return value if converter is None else converter(value)
-
-
 def _graph_value(value: Any) -> Any:
     return gym_spaces.GraphInstance(value.nodes, value.edges, value.edge_links)
 
 
-def _tuple_value(parts: tuple[Converter | None, ...], value: Any) -> tuple[Any, ...]:
-    return tuple(_apply(part, item) for part, item in zip(parts, value, strict=True))
-
-
-def _oneof_value(parts: tuple[Converter | None, ...], value: Any) -> tuple[Any, Any]:
-    index, item = value
-    return index, _apply(parts[int(index)], item)
-
-
-def _dict_value(named: dict[str, Converter | None], value: Any) -> dict[str, Any]:
-    return {key: _apply(named.get(key), item) for key, item in value.items()}
-
-
-def _sequence_value(feature: Converter, value: Any) -> tuple[Any, ...]:
-    return tuple(feature(item) for item in value)
+def _value_converter(space: Space[Any]) -> ValueConverter | None:
+    """How to turn a value of vecgym ``space`` into a Gymnasium value; ``None``: as it is."""
+    return value_converter(space, graph=_graph_value)
 
 
 # --- specs ----------------------------------------------------------------------------------------
@@ -245,28 +214,11 @@ def as_gymnasium_spec(spec: EnvSpec | None) -> Any:
     The entry points become :class:`VecgymEntryPoint` objects, so that Gymnasium's ``make``
     builds the converted env from the copy.
     """
-    if spec is None:
-        return None
-    wrappers = tuple(
-        GymWrapperSpec(name=w.name, entry_point=w.entry_point, kwargs=w.kwargs)
-        for w in spec.additional_wrappers
-    )
-    return GymEnvSpec(
-        id=spec.id,
-        entry_point=None if spec.entry_point is None else VecgymEntryPoint(spec.entry_point),
-        reward_threshold=spec.reward_threshold,
-        nondeterministic=spec.nondeterministic,
-        max_episode_steps=spec.max_episode_steps,
-        order_enforce=spec.order_enforce,
-        disable_env_checker=spec.disable_env_checker,
-        kwargs=dict(spec.kwargs),
-        additional_wrappers=wrappers,
-        vector_entry_point=(
-            None
-            if spec.vector_entry_point is None
-            else VecgymEntryPoint(spec.vector_entry_point, vector=True)
-        ),
-    )
+    return copy_env_spec(spec, GymEnvSpec, GymWrapperSpec, _vecgym_entry_point)
+
+
+def _vecgym_entry_point(entry_point: Any, vector: bool) -> VecgymEntryPoint:
+    return VecgymEntryPoint(entry_point, vector=vector)
 
 
 def _gymnasium_metadata(metadata: dict[str, Any]) -> dict[str, Any]:
@@ -279,7 +231,7 @@ def _gymnasium_metadata(metadata: dict[str, Any]) -> dict[str, Any]:
 
 
 # --- single environments --------------------------------------------------------------------------
-class VecgymEnv(gymnasium.Env[Any, Any]):
+class VecgymEnv(WritesThrough, gymnasium.Env[Any, Any]):  # type: ignore[override]  # render_mode
     """A ``gymnasium.Env`` that runs a vecgym env (:attr:`vecgym_env`, wrappers included).
 
     :meth:`step`, :meth:`reset`, :meth:`render` and :meth:`close` forward to the vecgym env and
@@ -328,14 +280,15 @@ class VecgymEnv(gymnasium.Env[Any, Any]):
     def step(self, action: Any) -> tuple[Any, SupportsFloat, bool, bool, dict[str, Any]]:
         """Step the vecgym env; its result as it is (graph observations re-packed)."""
         obs, reward, terminated, truncated, info = self.vecgym_env.step(action)
-        return _apply(self._observation_converter, obs), reward, terminated, truncated, info
+        obs = apply_converter(self._observation_converter, obs)
+        return obs, reward, terminated, truncated, info
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Any, dict[str, Any]]:
         """Reset the vecgym env with ``seed`` and ``options``; its result as it is."""
         obs, info = self.vecgym_env.reset(seed=seed, options=options)
-        return _apply(self._observation_converter, obs), info
+        return apply_converter(self._observation_converter, obs), info
 
     def render(self) -> Any:
         """The vecgym env's ``render()``."""
@@ -345,65 +298,22 @@ class VecgymEnv(gymnasium.Env[Any, Any]):
         """Close the vecgym env."""
         self.vecgym_env.close()
 
-    @property
-    def render_mode(self) -> str | None:  # type: ignore[override]
-        """The vecgym env's render mode."""
-        return self.vecgym_env.render_mode
+    # --- attributes: the vecgym env's, through its wrappers -----------------------------------
+    _inner_attr = "vecgym_env"
+    _own_attrs = _OWN_ATTRS
 
-    @property
-    def np_random(self) -> np.random.Generator:
-        """The vecgym env's generator (assigning sets the vecgym env's)."""
-        return self.vecgym_env.np_random
+    def _no_attr(self, name: str) -> AttributeError:
+        return AttributeError(NO_ATTR_MSG.format(adapter="VecgymEnv", name=name))
 
-    @np_random.setter
-    def np_random(self, value: np.random.Generator) -> None:
-        self.vecgym_env.np_random = value
-
-    @property
-    def np_random_seed(self) -> int:
-        """The vecgym env's ``np_random_seed``."""
-        return self.vecgym_env.np_random_seed
-
-    @property
-    def _np_random(self) -> np.random.Generator | None:
-        """The raw vecgym env's private generator (``None`` until it has one)."""
-        return getattr(self.vecgym_env.unwrapped, "_np_random", None)
-
-    @_np_random.setter
-    def _np_random(self, value: np.random.Generator | None) -> None:
-        self.vecgym_env.unwrapped._np_random = value
-
-    def __getattr__(self, name: str) -> Any:
-        # Only called when normal lookup failed; private names are never forwarded (nor lookups
-        # made while unpickling, before ``vecgym_env`` exists).
-        inner = self.__dict__.get("vecgym_env")
-        if name.startswith("_") or inner is None:
-            raise AttributeError(NO_ATTR_MSG.format(adapter="VecgymEnv", name=name))
+    def _inner_get(self, inner: Any, name: str) -> Any:
         return inner.get_wrapper_attr(name)
 
-    def __setattr__(self, name: str, value: Any) -> None:
-        # A public attribute that the vecgym env has (and the adapter does not) is set there, so
-        # ``setattr(adapter, "gravity", ...)`` (SB3's ``set_attr`` does this) reaches the env.
-        inner = self.__dict__.get("vecgym_env")
-        if (
-            inner is not None
-            and not name.startswith("_")
-            and name not in _OWN_ATTRS
-            and name not in self.__dict__
-            and not hasattr(type(self), name)
-            and inner.has_wrapper_attr(name)
-        ):
-            inner.set_wrapper_attr(name, value)
-            return
-        object.__setattr__(self, name, value)
+    def _inner_has(self, inner: Any, name: str) -> bool:
+        return bool(inner.has_wrapper_attr(name))
 
-    def __str__(self) -> str:
-        """``<VecgymEnv<...the vecgym env...>>``."""
-        return f"<{type(self).__name__}{self.vecgym_env}>"
-
-    def __repr__(self) -> str:
-        """The same as :meth:`__str__`."""
-        return str(self)
+    def _inner_set(self, inner: Any, name: str, value: Any) -> None:
+        # ``setattr(adapter, "gravity", ...)`` (SB3's ``set_attr`` does this) reaches the env
+        inner.set_wrapper_attr(name, value)
 
 
 # --- vector environments --------------------------------------------------------------------------

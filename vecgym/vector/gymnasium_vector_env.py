@@ -16,13 +16,16 @@ be a Gymnasium vector env, so the class is looked up in :data:`sys.modules`.
 from __future__ import annotations
 
 import contextlib
-import sys
 from typing import Any
 
-import numpy as np
-
 from vecgym.core.env import RenderFrame
-from vecgym.core.interop import _as_vecgym_spec, converted_space, value_converter
+from vecgym.core.interop import (
+    ReadsThrough,
+    _as_vecgym_spec,
+    converted_space,
+    is_imported_instance,
+    value_converter,
+)
 from vecgym.vector.vector_env import AutoresetMode, VectorEnv
 
 __all__ = ["GymnasiumVectorEnv", "is_gymnasium_vector_env"]
@@ -53,9 +56,7 @@ def is_gymnasium_vector_env(obj: object) -> bool:
 
     Gymnasium is not imported: when it has not been imported yet, nothing can be one of its envs.
     """
-    vector = sys.modules.get("gymnasium.vector")
-    env_type = getattr(vector, "VectorEnv", None)
-    return isinstance(env_type, type) and isinstance(obj, env_type)
+    return is_imported_instance(obj, "gymnasium.vector", "VectorEnv")
 
 
 def _as_vecgym_metadata(metadata: dict[str, Any]) -> dict[str, Any]:
@@ -74,7 +75,7 @@ def _as_vecgym_metadata(metadata: dict[str, Any]) -> dict[str, Any]:
     return converted
 
 
-class GymnasiumVectorEnv(VectorEnv[Any, Any, Any]):
+class GymnasiumVectorEnv(ReadsThrough, VectorEnv[Any, Any, Any]):  # type: ignore[override]
     """A vecgym :class:`VectorEnv` that runs a ``gymnasium.vector.VectorEnv``.
 
     :meth:`step`, :meth:`reset`, :meth:`render`, :meth:`call`, :meth:`get_attr` and
@@ -164,34 +165,14 @@ class GymnasiumVectorEnv(VectorEnv[Any, Any, Any]):
         """The Gymnasium vector env's ``set_attr(name, values)``."""
         self.gymnasium_env.set_attr(name, values)
 
-    @property
-    def render_mode(self) -> str | None:  # type: ignore[override]
-        """The Gymnasium vector env's render mode."""
-        mode: str | None = self.gymnasium_env.render_mode
-        return mode
+    # --- attributes: any other public one is the Gymnasium vector env's ------------------------
+    _inner_attr = "gymnasium_env"
 
-    @property
-    def np_random(self) -> np.random.Generator:
-        """The Gymnasium vector env's generator; assigning sets the Gymnasium env's generator."""
-        generator: np.random.Generator = self.gymnasium_env.np_random
-        return generator
+    def _forwards(self, name: str) -> bool:
+        return not name.startswith("_") and name not in _OWN_ATTRS
 
-    @np_random.setter
-    def np_random(self, value: np.random.Generator) -> None:
-        self.gymnasium_env.np_random = value
-
-    @property
-    def np_random_seed(self) -> int | None:
-        """The Gymnasium vector env's ``np_random_seed``."""
-        seed: int | None = self.gymnasium_env.np_random_seed
-        return seed
-
-    def __getattr__(self, name: str) -> Any:
-        # Only called when normal lookup failed; private names are not forwarded.
-        inner = self.__dict__.get("gymnasium_env")
-        if name.startswith("_") or inner is None or name in _OWN_ATTRS:
-            raise AttributeError(NO_VECTOR_ATTR_MSG.format(env=type(self).__name__, name=name))
-        return getattr(inner, name)
+    def _no_attr(self, name: str) -> AttributeError:
+        return AttributeError(NO_VECTOR_ATTR_MSG.format(env=type(self).__name__, name=name))
 
     def __repr__(self) -> str:
         """``GymnasiumVectorEnv(<the Gymnasium vector env>)``."""
