@@ -255,16 +255,21 @@ def test_list_json(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
 
 # --- Ctrl-C keeps what was measured ---------------------------------------------------------------
 def _wait_for(stream: Any, text: str, deadline: float) -> str:
-    """Read ``stream`` until a line contains ``text``; return everything read."""
+    """Read ``stream``'s pipe until ``text`` has shown; return everything read.
+
+    The file descriptor is read directly: a buffered ``readline`` could keep the marker line in
+    its buffer while ``select`` waits for more output, and so press Ctrl-C one step late.
+    """
+    fd = stream.fileno()
     seen = ""
     while text not in seen:
         left = deadline - time.monotonic()
         assert left > 0, f"never saw {text!r}; got:\n{seen}"
-        ready, _, _ = select.select([stream], [], [], left)
+        ready, _, _ = select.select([fd], [], [], left)
         if ready:
-            line = stream.readline()
-            assert line, f"the command ended before {text!r}; got:\n{seen}"
-            seen += line
+            chunk = os.read(fd, 65536)
+            assert chunk, f"the command ended before {text!r}; got:\n{seen}"
+            seen += chunk.decode(errors="replace")
     return seen
 
 
