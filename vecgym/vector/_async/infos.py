@@ -371,6 +371,10 @@ def step_infos(
         pickled.extend(reply.infos)
         if reply.info_schemas:
             proposals.extend(reply.info_schemas)
+    if not registry.layout.schemas:  # nothing learned yet (e.g. empty infos): all came pickled
+        if proposals:
+            registry.learn(proposals)
+        return (merge(pickled) if pickled else {}), changed
     schema_ids = pool.views.info_schema.copy()
     generations = set()
     for k, (a, b) in enumerate(pool.slices):

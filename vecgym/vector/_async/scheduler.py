@@ -35,6 +35,10 @@ class EnvSlot(enum.IntEnum):
     READY = 2
 
 
+#: ``EnvSlot.RUNNING`` as a plain int: numpy compares an array with it without the enum lookups
+_RUNNING = int(EnvSlot.RUNNING)
+
+
 class Scheduler:
     """The ``send`` / ``recv`` state of every env, and the waits that advance it.
 
@@ -66,10 +70,13 @@ class Scheduler:
         self.last_recv: npt.NDArray[np.intp] | None = None
         self.mask_all = True
         """Whether every entry of the shared step mask is set (as ``step`` needs it)."""
+        self.sent = False
+        """Whether a ``send`` happened since the last :meth:`discard` (``in_flight`` is then
+        False without looking at the slots: the common ``step``-only loop pays nothing)."""
 
     def in_flight(self) -> bool:
         """Whether some env was sent and is not yet stepped."""
-        return bool((self.slots == EnvSlot.RUNNING).any())
+        return self.sent and bool((self.slots == _RUNNING).any())
 
     def group(self, selected: list[int]) -> dict[int, list[int]]:
         """``selected`` envs grouped by worker (in order of first appearance)."""
@@ -99,16 +106,20 @@ class Scheduler:
 
     def discard(self) -> None:
         """Forget every ``send`` result (a ``step`` or ``reset`` of all envs follows)."""
-        self.slots[:] = EnvSlot.IDLE
+        self.last_recv = None
+        if not (self.sent or self.ready or self.infos):  # nothing sent since: all slots IDLE
+            return
+        self.slots[:] = int(EnvSlot.IDLE)
+        self.sent = False
         self.ready.clear()
         self.infos.clear()
-        self.last_recv = None
 
     # --- send ----------------------------------------------------------------------------------
     def send(self, ids: npt.NDArray[np.intp], payload: dict[int, Any] | None) -> None:
         """Start stepping ``ids`` (their actions are written); queue those of busy workers."""
         self.last_recv = None
         mark_running(self.slots, self.ready, self.infos, ids)
+        self.sent = True
         for k, env_list in self.group(ids.tolist()).items():
             if self.pool.outstanding[k]:
                 self.queued.setdefault(k, []).extend(env_list)
