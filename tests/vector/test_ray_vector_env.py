@@ -15,6 +15,7 @@ import importlib
 import os
 import re
 import sys
+import textwrap
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -25,6 +26,7 @@ import pytest
 import vecgym
 from tests.support.counting_env import CountingEnv
 from tests.support.crashing_envs import STEP_FAILURE_MSG, DyingEnv, RaisingEnv
+from tests.support.processes import python_stdout
 from tests.support.slow_env import SlowEnv
 from tests.vector.helpers import assert_same_batch
 from vecgym import error
@@ -512,20 +514,28 @@ def test_address_connects_and_close_disconnects_only_what_it_opened(cluster: Any
 
 
 def test_without_address_starts_a_node_of_its_own(cluster: Any) -> None:
-    """No ``address``: a fresh local node, never the 2-node cluster that runs on this machine."""
-    ray.shutdown()  # the driver disconnects; the cluster keeps running
-    try:
-        envs = RayVectorEnv([counting(50)] * 2, start_timeout=WAIT_S)
+    """No ``address``: a fresh local node, never the 2-node cluster that runs on this machine.
+
+    Run in a fresh interpreter: a driver that has left one Ray session cannot reliably start
+    actors in the next, so the module's connection to ``cluster`` is kept out of it.
+    """
+    code = textwrap.dedent(
+        f"""
+        import ray
+        import vecgym
+        from vecgym.vector import RayVectorEnv
+
+        envs = RayVectorEnv([lambda: vecgym.make("CartPole-v1")] * 2, start_timeout={WAIT_S})
         try:
-            assert [node["Alive"] for node in ray.nodes()] == [True]
-            assert ray.get_runtime_context().gcs_address != cluster.address
+            nodes = [node["Alive"] for node in ray.nodes()]
+            own = ray.get_runtime_context().gcs_address != {cluster.address!r}
             envs.reset(seed=0)
         finally:
             envs.close()
-        assert not ray.is_initialized()  # it started Ray, so it shut it down
-    finally:
-        if not ray.is_initialized():
-            ray.init(address=cluster.address, log_to_driver=False)
+        print(nodes, own, ray.is_initialized())
+        """
+    )
+    assert python_stdout(code, timeout=180).splitlines()[-1] == "[True] True False"
 
 
 def test_missing_ray_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -150,8 +150,10 @@ class RayHosts(SubEnvsVectorEnv[Any, Any, np.ndarray]):
         self._descriptions = []
         for k, ref in enumerate(refs):
             status, payload = self._get(k, ref, "__init__")
-            if status != "ok":
+            if status == "error":  # an env constructor raised: its own type, host and env named
                 raise self._rebuild(payload, k)
+            if status != "ok":  # the actor or a worker of its local vector env died at start
+                raise self._host_error(k, status, payload)
             self.hosts[k].instance = payload["instance"]
             self.hosts[k].node = payload["node_id"][:12] or self.hosts[k].node
             self._descriptions.append(payload)
