@@ -14,14 +14,13 @@ actions 0.25, no fire reset, 27,000 agent steps at most), with ``num_threads`` =
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from real_envs import run
+import real_envs
 
 from vecgym.cli.measure import usable_cores
 
@@ -53,25 +52,12 @@ def make_envpool(num_envs: int, batch_size: int) -> Any:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--num-envs", type=int, nargs="+", default=[8])
-    parser.add_argument("--seconds", type=float, default=3.0)
-    parser.add_argument("--json", default=None)
-    args = parser.parse_args()
-    try:
-        import envpool  # noqa: F401
-
-        envpool_make = make_envpool
-    except ImportError:
-        print("EnvPool is not installed (pip install envpool): its rows are skipped")
-        envpool_make = None  # type: ignore[assignment]
-    run(
+    real_envs.main(
+        __doc__.splitlines()[0],
         "ALE/Pong-v5 + AtariPreprocessing + FrameStackObservation(4)",
         make_env,
-        envpool_make,
-        args.num_envs,
-        args.seconds,
-        args.json,
+        make_envpool,
+        8,
     )
 
 

@@ -11,6 +11,7 @@ by the cores it could use: 1 for a Sync runtime, else ``min(num_envs, cores)``.
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import platform
@@ -134,3 +135,27 @@ def run(
                 indent=1,
             )
     return rows
+
+
+def main(
+    description: str,
+    title: str,
+    make: Callable[[], Any],
+    envpool_make: Callable[[int, int], Any],
+    default_num_envs: int,
+) -> None:
+    """The command line of a benchmark script: parse ``--num-envs`` / ``--seconds`` / ``--json``
+    and :func:`run` (EnvPool's rows are skipped, with a note, when it is not installed)."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--num-envs", type=int, nargs="+", default=[default_num_envs])
+    parser.add_argument("--seconds", type=float, default=3.0)
+    parser.add_argument("--json", default=None)
+    args = parser.parse_args()
+    try:
+        import envpool  # noqa: F401
+
+        maybe_envpool: Callable[[int, int], Any] | None = envpool_make
+    except ImportError:
+        print("EnvPool is not installed (pip install envpool): its rows are skipped")
+        maybe_envpool = None
+    run(title, make, maybe_envpool, args.num_envs, args.seconds, args.json)
