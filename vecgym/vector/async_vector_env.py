@@ -732,8 +732,14 @@ class AsyncVectorEnv(SubEnvsVectorEnv[ObsType, ActType, np.ndarray], Generic[Obs
         if lost_call is not None or not (replies or registry is not None):  # calls: results
             return replies, {}
         if registry is not None:  # numeric step infos wait in their shared slots
-            args = (self._pool, list(replies), self._supervisor.restarted_now, self._last_obs)
-            infos, changed = step_infos(registry, *args, self._merge_infos)
+            infos, changed = step_infos(
+                registry,
+                self._pool,
+                list(replies),
+                self._supervisor.restarted_now,
+                self._last_obs,
+                self._merge_infos,
+            )
         else:
             infos, changed = merge_replies(list(replies), self._last_obs, self._merge_infos)
         if changed or not self._obs_in_shm:

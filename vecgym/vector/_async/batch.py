@@ -106,16 +106,14 @@ def stack_trees(template: Any, leading: int) -> Any:
     return np.empty((leading, *array.shape), dtype=array.dtype)
 
 
-def merge_replies(
-    replies: list[tuple[int, Reply | None]], last_obs: list[Any], merge_infos: MergeInfos
-) -> tuple[dict[str, Any], bool]:
-    """Fold the replies' observations into ``last_obs`` and batch their infos in one go.
-
-    The infos of every reply are gathered first and batched once, key by key
-    (``merge_infos``, :meth:`VectorEnv._merge_infos`), not env by env.
+def fold_replies(
+    replies: list[tuple[int, Reply | None]], last_obs: list[Any]
+) -> tuple[list[tuple[int, dict[str, Any]]], bool]:
+    """Fold the replies' observations into ``last_obs`` and gather their pickled infos.
 
     Returns:
-        ``(infos, changed)``: ``changed`` when some reply carried observations.
+        ``(entries, changed)``: the ``(env index, info)`` pairs in reply order, and whether some
+        reply carried observations.
     """
     entries: list[tuple[int, dict[str, Any]]] = []
     changed = False
@@ -126,6 +124,19 @@ def merge_replies(
                 last_obs[i] = obs
             changed = True
         entries.extend(reply.infos)
+    return entries, changed
+
+
+def merge_replies(
+    replies: list[tuple[int, Reply | None]], last_obs: list[Any], merge_infos: MergeInfos
+) -> tuple[dict[str, Any], bool]:
+    """:func:`fold_replies`, then the infos batched in one go, key by key (``merge_infos``,
+    :meth:`VectorEnv._merge_infos`), not env by env.
+
+    Returns:
+        ``(infos, changed)``: ``changed`` when some reply carried observations.
+    """
+    entries, changed = fold_replies(replies, last_obs)
     return (merge_infos(entries) if entries else {}), changed
 
 

@@ -38,6 +38,7 @@ from typing import Any
 
 import numpy as np
 
+from vecgym.vector._async.batch import fold_replies
 from vecgym.vector._async.protocol import create_block, map_block
 
 __all__ = ["InfoLayout", "InfoRegistry", "InfoWriter", "info_signature"]
@@ -360,17 +361,8 @@ def step_infos(
     Returns:
         ``(infos, changed)``: ``changed`` when some reply carried observations.
     """
-    pickled: list[tuple[int, dict[str, Any]]] = []
-    proposals: list[Signature] = []
-    changed = False
-    for _, reply in replies:
-        if reply.observations:
-            for i, obs in reply.observations:
-                last_obs[i] = obs
-            changed = True
-        pickled.extend(reply.infos)
-        if reply.info_schemas:
-            proposals.extend(reply.info_schemas)
+    pickled, changed = fold_replies(replies, last_obs)
+    proposals = [sig for _, reply in replies for sig in reply.info_schemas or ()]
     if not registry.layout.schemas:  # nothing learned yet (e.g. empty infos): all came pickled
         if proposals:
             registry.learn(proposals)
