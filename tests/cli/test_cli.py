@@ -468,7 +468,6 @@ def test_envpool_ids_map_gymnasium_ids_or_are_unavailable() -> None:
         envpool_id("Ant-v9", known)
 
 
-@pytest.mark.filterwarnings("ignore:.*precision lowered by casting:UserWarning")  # EnvPool's Box
 @pytest.mark.parametrize("name", ["envpool-sync", "envpool-async"])
 def test_envpool_runtimes_step_cartpole(name: str) -> None:
     pytest.importorskip("envpool")

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import importlib
 import multiprocessing
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -23,6 +24,9 @@ from typing import Any
 import numpy as np
 
 from vecgym.cli.measure import COUNT_ALL, COUNT_NEXT_STEP, Stepper, usable_cores
+
+#: Gymnasium's warning when EnvPool casts its float64 space bounds to float32 (a regex)
+ENVPOOL_SPACE_WARNING = ".*precision lowered by casting"
 
 __all__ = [
     "ACTION_BATCHES",
@@ -335,6 +339,11 @@ def envpool_stepper(envs: Any, seed: int) -> tuple[Stepper, list[Any]]:
 
     num_envs = int(envs.config["num_envs"])
     batch = int(envs.config["batch_size"])
+    with warnings.catch_warnings():
+        # EnvPool builds (and caches) its Gymnasium spaces on first use from float64 bounds, and
+        # Gymnasium warns about the cast to float32: a note on the peer's spaces, not on the run
+        warnings.filterwarnings("ignore", ENVPOOL_SPACE_WARNING, UserWarning)
+        _ = envs.observation_space, envs.action_space
     try:
         batched = gymnasium.vector.utils.batch_space(envs.action_space, batch)
         actions = _sample_batches(batched, seed)
