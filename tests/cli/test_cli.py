@@ -291,13 +291,25 @@ def test_autotune_fixed_num_envs_and_env_kwargs(capsys: pytest.CaptureFixture[st
 
 
 def test_autotune_grid_has_whole_worker_batches() -> None:
+    # each layout also with the parent as one more stepper, taking an equal share of the envs
     assert grid([1, 2], [4], None) == [
         Candidate(1, 4, 4),
+        Candidate(1, 4, 4, parent_envs=2),
+        Candidate(1, 4, 2, parent_envs=2),
         Candidate(2, 8, 8),
         Candidate(2, 8, 4),
+        Candidate(2, 8, 8, parent_envs=3),
+        Candidate(2, 8, 5, parent_envs=3),
     ]
-    # num_envs fixed; workers capped at num_envs
-    assert grid([1, 4], [8], 2) == [Candidate(1, 2, 2), Candidate(2, 2, 2), Candidate(2, 2, 1)]
+    # num_envs fixed; workers capped at num_envs (and at the envs the parent leaves them)
+    assert grid([1, 4], [8], 2) == [
+        Candidate(1, 2, 2),
+        Candidate(1, 2, 2, parent_envs=1),
+        Candidate(1, 2, 1, parent_envs=1),
+        Candidate(2, 2, 2),
+        Candidate(2, 2, 1),
+    ]
+    assert grid([3], [1], 1) == [Candidate(1, 1, 1)]  # one env: nothing for the parent to take
 
 
 def test_autotune_snippets_build_working_envs() -> None:
@@ -312,6 +324,17 @@ def test_autotune_snippets_build_working_envs() -> None:
         assert (envs.num_envs, envs.num_workers, envs.batch_size) == (2, 1, 1)
         obs, _ = envs.reset(seed=0)
         assert obs.shape == (2, 2)
+    finally:
+        envs.close()
+    with_parent = Candidate(num_workers=1, num_envs=4, batch_size=4, parent_envs=2)
+    snippet = async_snippet(GOOD_ID, {}, with_parent)
+    assert "lose crash isolation" in snippet
+    exec(snippet, namespace)
+    envs = namespace["envs"]
+    try:
+        assert (envs.num_envs, envs.num_workers, envs.parent_envs) == (4, 1, 2)
+        obs, _ = envs.reset(seed=0)
+        assert obs.shape == (4, 2)
     finally:
         envs.close()
 

@@ -94,7 +94,7 @@ def test_autotune_multi_value_options_before_the_env_id(
         capsys, "autotune", *FAST, "--workers", "1", "--envs-per-worker", "2", "Pendulum-v1"
     )
     assert report["env_id"] == "Pendulum-v1"
-    assert [(r["num_workers"], r["num_envs"]) for r in report["results"]] == [(1, 2)]
+    assert [(r["num_workers"], r["num_envs"]) for r in report["results"]] == [(1, 2)] * 3
 
 
 def test_bench_without_env_id_still_defaults_to_cartpole(
@@ -201,7 +201,8 @@ def test_autotune_json_has_every_layout_and_the_code(
     report = json.loads(path.read_text())
     assert report["schema_version"] == SCHEMA_VERSION
     assert report["command"] == "autotune"
-    assert {(r["num_workers"], r["num_envs"]) for r in report["results"]} == {(1, 2)}
+    layouts = {(r["num_workers"], r["num_envs"], r["parent_envs"]) for r in report["results"]}
+    assert layouts == {(1, 2, 0), (1, 2, 1)}
     assert report["best"] in report["results"]
     assert report["vector_results"][0]["num_envs"] == 2
     assert report["code"] in out

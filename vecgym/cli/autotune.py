@@ -1,11 +1,12 @@
 """``vecgym autotune``: the fastest ``AsyncVectorEnv`` layout for an env on this machine.
 
-Measures a small grid — ``num_workers`` x envs per worker x ``batch_size`` — with EnvPool-style
-collection (``send`` the envs of the last batch, ``recv`` the next ``batch_size``; see
-:func:`vecgym.cli.measure.measure_pool`), then prints the fastest as code to paste. Because a
-worker reports its envs when its whole slice finished, the natural batch sizes are whole
-workers' worth of envs: all of them (plain ``step`` throughput) and about half of them (the
-policy computes on one half while the other half steps). Where the env has a numpy-vectorised
+Measures a small grid — ``num_workers`` x envs per worker x ``batch_size``, each layout also with
+the parent stepping a share of the envs itself (``parent_envs``, one more stepper beside the
+workers) — with EnvPool-style collection (``send`` the envs of the last batch, ``recv`` the next
+``batch_size``; see :func:`vecgym.cli.measure.measure_pool`), then prints the fastest as code to
+paste. Because a worker reports its envs when its whole slice finished, the natural batch sizes
+are whole workers' worth of envs: all of them (plain ``step`` throughput) and about half of them
+(the policy computes on one half while the other half steps). Where the env has a numpy-vectorised
 version (``vector_entry_point``) and it is faster still, that is said too, with its code.
 """
 
@@ -39,16 +40,18 @@ class Candidate:
         num_workers: worker processes.
         num_envs: sub-environments in all.
         batch_size: envs returned by each ``recv``.
+        parent_envs: envs the parent steps itself (``AsyncVectorEnv(parent_envs=...)``).
     """
 
     num_workers: int
     num_envs: int
     batch_size: int
+    parent_envs: int = 0
 
     @property
     def envs_per_worker(self) -> int:
         """Envs in the largest worker slice."""
-        return math.ceil(self.num_envs / self.num_workers)
+        return math.ceil((self.num_envs - self.parent_envs) / self.num_workers)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -80,8 +83,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def grid(
     workers: Sequence[int], envs_per_worker: Sequence[int], num_envs: int | None
 ) -> list[Candidate]:
-    """The layouts to measure: per worker count, each size, with full and about half batches."""
-    found: dict[tuple[int, int, int], Candidate] = {}
+    """The layouts to measure: per worker count, each size, with full and about half batches;
+    each once with the workers alone and once with the parent as one more stepper, taking an
+    equal share of the envs (where there are at least two envs)."""
+    found: dict[tuple[int, int, int, int], Candidate] = {}
     for w in sorted(set(workers)):
         sizes = (
             [num_envs] if num_envs is not None else [w * e for e in sorted(set(envs_per_worker))]
@@ -91,7 +96,13 @@ def grid(
             per_worker = math.ceil(n / w_eff)
             half = min(n, per_worker * math.ceil(w_eff / 2))
             for batch in sorted({n, half}, reverse=True):
-                found.setdefault((w_eff, n, batch), Candidate(w_eff, n, batch))
+                found.setdefault((w_eff, n, batch, 0), Candidate(w_eff, n, batch))
+            if n >= 2:
+                parent = max(1, round(n / (min(w, n - 1) + 1)))
+                w_rest = min(w, n - parent)
+                for batch in sorted({n, n - parent}, reverse=True):
+                    key = (w_rest, n, batch, parent)
+                    found.setdefault(key, Candidate(w_rest, n, batch, parent))
     return list(found.values())
 
 
@@ -106,13 +117,23 @@ def _kwargs_source(env_kwargs: dict[str, Any]) -> str:
 
 def async_snippet(env_id: str, env_kwargs: dict[str, Any], best: Candidate) -> str:
     """Python code that builds the ``best`` layout (and, for batches, how to collect)."""
-    vector_kwargs = {"num_workers": best.num_workers, "copy": False}
+    vector_kwargs: dict[str, Any] = {"num_workers": best.num_workers, "copy": False}
     if best.batch_size != best.num_envs:
         vector_kwargs["batch_size"] = best.batch_size
+    if best.parent_envs:
+        vector_kwargs["parent_envs"] = best.parent_envs
     lines = [
         "import vecgym",
         "",
         "# copy=False: observations are views of shared memory, overwritten by the next call",
+        *(
+            [
+                f"# parent_envs: this process steps {best.parent_envs} of the envs itself; those "
+                "lose crash isolation",
+            ]
+            if best.parent_envs
+            else []
+        ),
         "envs = vecgym.make_vec(",
         f"    {json.dumps(env_id)},",
         f"    num_envs={best.num_envs},",
@@ -155,7 +176,12 @@ def _measure_async(env_id: str, env_kwargs: dict[str, Any], c: Candidate, second
         env_id,
         num_envs=c.num_envs,
         vectorization_mode="async",
-        vector_kwargs={"num_workers": c.num_workers, "batch_size": c.batch_size, "copy": False},
+        vector_kwargs={
+            "num_workers": c.num_workers,
+            "batch_size": c.batch_size,
+            "copy": False,
+            "parent_envs": c.parent_envs,
+        },
         **env_kwargs,
     )
     try:
@@ -234,7 +260,10 @@ def _autotune(args: argparse.Namespace, json_out: IO[Any] | None) -> int:
             single = _single_rate(args.env_id, args.env_kwargs, args.seconds)
             progress.advance(f"single env: {single:,.0f} steps/s")
             for c in candidates:
-                label = f"workers={c.num_workers} num_envs={c.num_envs} batch_size={c.batch_size}"
+                label = (
+                    f"workers={c.num_workers} parent_envs={c.parent_envs} num_envs={c.num_envs} "
+                    f"batch_size={c.batch_size}"
+                )
                 progress.start(label)
                 rate = _measure_async(args.env_id, args.env_kwargs, c, args.seconds)
                 rates.append((c, rate))
@@ -271,7 +300,15 @@ def _print_results(
     single_rate = single or 0.0
     table = output.Table(
         f"autotune {args.env_id}: AsyncVectorEnv send/recv collection, env steps/s",
-        ["workers", "envs/worker", "num_envs", "batch_size", "steps/s", "% of bound"],
+        [
+            "workers",
+            "envs/worker",
+            "parent envs",
+            "num_envs",
+            "batch_size",
+            "steps/s",
+            "% of bound",
+        ],
         caption=f"bound = single-env rate ({single_rate:,.0f} steps/s) x min(num_envs, "
         f"{cores} cores)",
     )
@@ -280,6 +317,7 @@ def _print_results(
         table.add_row(
             str(c.num_workers),
             str(c.envs_per_worker),
+            str(c.parent_envs),
             str(c.num_envs),
             str(c.batch_size),
             f"{rate:,.0f}",
@@ -287,9 +325,10 @@ def _print_results(
         )
     output.print_table(table, stream)
     best, best_rate = max(rates, key=lambda item: item[1])
+    parent = f" + {best.parent_envs} envs in this process" if best.parent_envs else ""
     print(
         f"\nFastest AsyncVectorEnv here: {best.num_workers} worker(s) x {best.envs_per_worker} "
-        f"envs, batch_size {best.batch_size}: {best_rate:,.0f} env steps/s",
+        f"envs{parent}, batch_size {best.batch_size}: {best_rate:,.0f} env steps/s",
         file=stream,
     )
     code = async_snippet(args.env_id, args.env_kwargs, best)
@@ -324,6 +363,7 @@ def _report(
         return {
             "num_workers": c.num_workers,
             "envs_per_worker": c.envs_per_worker,
+            "parent_envs": c.parent_envs,
             "num_envs": c.num_envs,
             "batch_size": c.batch_size,
             "steps_per_s": rate,

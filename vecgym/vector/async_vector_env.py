@@ -232,6 +232,10 @@ class AsyncVectorEnv(SubEnvsVectorEnv[ObsType, ActType, np.ndarray], Generic[Obs
             the worker before its envs are built, and threadpoolctl when installed); ``None``
             leaves them alone. Default 1: many workers each running a full-width BLAS pool
             oversubscribe the cores.
+        parent_envs: a vecgym addition, opt-in: this process steps the last ``parent_envs`` envs
+            itself while the workers step the others (``num_workers`` then defaults to the usable
+            cores minus one); ``vecgym autotune`` measures when it pays. **Those envs lose crash
+            isolation** (see :mod:`vecgym.vector._async.local`). Default 0.
 
     Example:
         >>> import vecgym as gym
@@ -263,6 +267,7 @@ class AsyncVectorEnv(SubEnvsVectorEnv[ObsType, ActType, np.ndarray], Generic[Obs
         step_timeout: float | None = None,
         pin_workers: bool = False,
         worker_threads: int | None = 1,
+        parent_envs: int = 0,
     ) -> None:
         # Attributes close() relies on come first, so a failed construction still closes cleanly.
         self.closed = False
@@ -282,6 +287,7 @@ class AsyncVectorEnv(SubEnvsVectorEnv[ObsType, ActType, np.ndarray], Generic[Obs
             pin_workers=pin_workers,
             worker_threads=worker_threads,
             context=context,
+            parent_envs=parent_envs,
         )
         self.env_fns, self.shared_memory, self.copy = env_fns, shared_memory, copy
         self.daemon, self.worker, self.observation_mode = daemon, worker, observation_mode
@@ -290,7 +296,7 @@ class AsyncVectorEnv(SubEnvsVectorEnv[ObsType, ActType, np.ndarray], Generic[Obs
         self.on_worker_failure, self.step_timeout = on_worker_failure, options.step_timeout
         self.check_actions, self.pin_workers = check_actions, options.pin_workers
         self.worker_threads, self.context = options.worker_threads, options.context
-        self.autoreset_mode = options.autoreset_mode
+        self.autoreset_mode, self.parent_envs = options.autoreset_mode, options.parent_envs
         # DISABLED mode: envs whose episode ended; stepping them is refused before anything runs
         self._ended = np.zeros(self.num_envs, dtype=np.bool_)
         self._all_reset = False
@@ -332,7 +338,7 @@ class AsyncVectorEnv(SubEnvsVectorEnv[ObsType, ActType, np.ndarray], Generic[Obs
         check_shared_memory_space(self.single_observation_space, self.shared_memory)
         obs_tree = leaf_tree(self.single_observation_space) if self.shared_memory else None
         action_tree = leaf_tree(self.single_action_space)
-        layout = SharedLayout(self.num_envs, self.num_workers, obs_tree, action_tree).plan()
+        layout = SharedLayout(self.num_envs, len(self._slices), obs_tree, action_tree).plan()
         checked = (mode if isinstance(mode, str) else "different", self.single_observation_space)
         self._views = views = pool.attach(layout, (*checked, self.single_action_space))
         self._actions = ActionWriter(
@@ -484,7 +490,7 @@ class AsyncVectorEnv(SubEnvsVectorEnv[ObsType, ActType, np.ndarray], Generic[Obs
         if self.autoreset_mode is AutoresetMode.DISABLED and self._ended.any():
             raise error.ResetNeeded(STEP_AFTER_END_MSG.format(index=int(np.argmax(self._ended))))
         payload = self._actions.write(actions, None)
-        workers = list(range(self.num_workers))
+        workers = list(range(len(self._slices)))  # the parent's own slice, if any, comes last
         self._supervisor.drain_late(workers)
         self._scheduler.discard()
         self._scheduler.unmask_all()

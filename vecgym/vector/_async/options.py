@@ -33,6 +33,10 @@ MAX_CONCURRENCY_VALUE_MSG = "`max_concurrency` must be a positive or None, got {
 STEP_TIMEOUT_MSG = "step_timeout must be None or a positive number of seconds, got {!r}"
 WORKER_THREADS_MSG = "worker_threads must be None or an int >= 1, got {!r}"
 NUM_WORKERS_MSG = "num_workers must be an int >= 1 or None, got {!r}"
+PARENT_ENVS_MSG = (
+    "parent_envs must be an int in [0, num_envs - 1] = [0, {}] (at least one env is left to the "
+    "worker processes; use SyncVectorEnv to step them all in this process), got {!r}"
+)
 BATCH_SIZE_MSG = "batch_size must be an int in [1, num_envs={}] or None, got {!r}"
 ENV_FNS_MSG = "env_fns must be a non-empty sequence of callables, got {!r}"
 OBS_MODE_MSG = (
@@ -53,6 +57,7 @@ class AsyncOptions:
 
     num_envs: int
     num_workers: int
+    """Worker processes (the parent's own slice not counted)."""
     batch_size: int
     max_concurrency: int | None
     on_worker_failure: str
@@ -62,6 +67,8 @@ class AsyncOptions:
     worker_threads: int | None
     context: str
     autoreset_mode: AutoresetMode
+    parent_envs: int = 0
+    """Envs of the last slice, stepped by the parent itself."""
 
 
 def validate(
@@ -78,6 +85,7 @@ def validate(
     pin_workers: bool,
     worker_threads: Any,
     context: Any,
+    parent_envs: Any = 0,
 ) -> AsyncOptions:
     """Check every argument and return them normalised (ints as ``int``, defaults resolved)."""
     if max_concurrency is not None and not is_int(max_concurrency):
@@ -107,8 +115,11 @@ def validate(
     )
     check_observation_mode(observation_mode)
     num_envs = len(env_fns)
-    if num_workers is None:
-        num_workers = min(usable_cores(), num_envs)
+    if not int_in(parent_envs, 0, num_envs - 1):
+        raise ValueError(PARENT_ENVS_MSG.format(num_envs - 1, parent_envs))
+    remote_envs = num_envs - int(parent_envs)
+    if num_workers is None:  # the parent's slice takes a core of its own
+        num_workers = min(max(1, usable_cores() - (1 if parent_envs else 0)), remote_envs)
     elif not int_in(num_workers, 1):
         raise ValueError(NUM_WORKERS_MSG.format(num_workers))
     if batch_size is None:
@@ -120,7 +131,7 @@ def validate(
         raise ValueError(CONTEXT_MSG.format(methods, context))
     return AsyncOptions(
         num_envs=num_envs,
-        num_workers=min(int(num_workers), num_envs),
+        num_workers=min(int(num_workers), remote_envs),
         batch_size=int(batch_size),
         max_concurrency=None if max_concurrency is None else int(max_concurrency),
         on_worker_failure=on_worker_failure,
@@ -130,6 +141,7 @@ def validate(
         worker_threads=None if worker_threads is None else int(worker_threads),
         context=context if context is not None else default_start_method(),
         autoreset_mode=mode,
+        parent_envs=int(parent_envs),
     )
 
 

@@ -49,6 +49,7 @@ from typing import Any, cast
 from vecgym import error
 from vecgym.vector._async.exits import death_error, rebuild_remote_error
 from vecgym.vector._async.infos import InfoRegistry
+from vecgym.vector._async.local import ParentSlice
 from vecgym.vector._async.options import AsyncOptions
 from vecgym.vector._async.placement import split_slices, thread_env_for_start, worker_cores
 from vecgym.vector._async.protocol import (
@@ -98,6 +99,8 @@ class WorkerSpec:
     limiter: Any
     owner: str
     """The vector env's class name, for the process names."""
+    parent_envs: int = 0
+    """Envs of the last slice, stepped by the parent itself (:mod:`vecgym.vector._async.local`)."""
 
 
 def alive(process: Any) -> bool:
@@ -154,6 +157,9 @@ class WorkerPool:
         #: the shared-memory infos (``_async.infos``), or ``None`` while they are off
         self.info_registry: InfoRegistry | None = None
         self.info_sent = [0] * count  # the info-layout generation each worker was handed
+        #: the envs the parent steps itself (the last slice), or ``None``
+        self.local: ParentSlice | None = None
+        self.local_index = count - 1 if spec.parent_envs else -1
 
     @classmethod
     def create(
@@ -177,8 +183,12 @@ class WorkerPool:
             if options.max_concurrency is None
             else ctx.BoundedSemaphore(options.max_concurrency),
             owner=owner,
+            parent_envs=options.parent_envs,
         )
-        slices = split_slices(options.num_envs, options.num_workers)
+        remote = options.num_envs - options.parent_envs
+        slices = split_slices(remote, options.num_workers)
+        if options.parent_envs:
+            slices.append((remote, options.num_envs))
         return cls(ctx, slices, spec, tolerate_dead_pipe=options.on_worker_failure == "restart")
 
     def envs_of(self, workers: Sequence[int]) -> list[int]:
@@ -190,9 +200,19 @@ class WorkerPool:
         """Start every worker; worker 0's greeting (its first env's spaces and metadata)."""
         self.done = self.ctx.Semaphore(0)
         self.wake.extend(self.ctx.Semaphore(0) for _ in self.slices)
-        for k in range(len(self.slices)):
+        remote = [k for k in range(len(self.slices)) if k != self.local_index]
+        for k in remote:
             self.spawn(k)
-        hellos = [self.receive_startup(k) for k in range(len(self.slices))]
+        if self.local_index >= 0:  # built after the workers started: a fork copies none of it
+            k = self.local_index
+            a, b = self.slices[k]
+            spec = self.spec
+            self.local = ParentSlice(k, a, spec.env_fns[a:b], spec.autoreset_mode, spec.limiter)
+            self.processes[k], self.pipes[k] = self.local.process, cast(Any, self.local.pipe)
+        hellos = [
+            self.local.hello if k == self.local_index and self.local else self.receive_startup(k)
+            for k in range(len(self.slices))
+        ]
         for k, hello in enumerate(hellos):
             if hello.error is not None:
                 raise rebuild_remote_error(hello.error, k)
@@ -260,9 +280,12 @@ class WorkerPool:
         self.block_fd, block = create_block(layout.size)
         self.views = layout.views(block)
         self._attach_payload = (layout, *spaces)
-        for k in range(len(self.slices)):
+        remote = [k for k in range(len(self.slices)) if k != self.local_index]
+        for k in remote:
             self._send_attach(k)
-        for k in range(len(self.slices)):
+        if self.local is not None:
+            self.local.attach(layout, self.views, cast(Any, spaces))
+        for k in remote:
             self._receive_attached(k)
         return self.views
 
@@ -282,6 +305,7 @@ class WorkerPool:
 
     def respawn(self, k: int) -> None:
         """Kill worker ``k`` if needed and start, greet and attach a fresh one in its place."""
+        assert k != self.local_index, "the parent's own slice is never replaced"
         old = self.processes[k]
         with contextlib.suppress(Exception):
             if old.exitcode is None:
@@ -324,8 +348,11 @@ class WorkerPool:
             # Before the command word: the worker reads it to know that a layout follows.
             self.views.info_gen[k] = registry.generation
         self.views.command[k] = pack_command(seq, command)
-        self.wake[k].release()
         self.outstanding[k] = seq
+        if k == self.local_index:
+            self._run_local(seq, command, payload, new_layout)
+            return
+        self.wake[k].release()
         # CLOSE carries nothing and the worker exits without reading its pipe: sending it a
         # request could meet a closed pipe. Every other command's request is read before the
         # worker can exit, so a send can only fail on a dead worker.
@@ -352,6 +379,25 @@ class WorkerPool:
                     raise self.join_dead(k) from None
                 return
             self.info_sent[k] = registry.generation
+
+    def _run_local(self, seq: int, command: Command, payload: Any, new_layout: bool) -> None:
+        """Hand command ``seq`` to the parent's own slice and run it now (after the workers were
+        posted theirs, since the slice is the last worker)."""
+        local = self.local
+        assert local is not None
+        pipe = local.pipe
+        if command is not Command.CLOSE and (command is not Command.STEP or payload is not None):
+            pipe.send(Request(seq, command, payload))
+        registry = self.info_registry
+        if new_layout and registry is not None and registry.fd is not None:
+            pipe.send(registry.layout)
+            pipe.send_fd(registry.fd)
+            self.info_sent[self.local_index] = registry.generation
+        try:
+            local.run(seq, command)
+        except BaseException:
+            self.outstanding[self.local_index] = 0  # interrupted: nothing is left to wait for
+            raise
 
     def finished(self, k: int) -> bool:
         """Whether worker ``k`` published the done word of its outstanding command."""
@@ -440,6 +486,8 @@ class WorkerPool:
         seq, has_reply = unpack_done(int(self.views.done[k]))
         if not has_reply:
             return None
+        if k == self.local_index and self.local is not None:
+            return self.local.take_reply(seq)
         conn = self.pipes[k]
         assert conn is not None
         while True:
@@ -547,6 +595,8 @@ class WorkerPool:
             with contextlib.suppress(Exception):
                 os.close(self.block_fd)
             self.block_fd = None
+        if self.local is not None:
+            self.local.close()
         # Named semaphores (forkserver / spawn) are unlinked when the last reference goes.
         self.wake.clear()
         self.done = None

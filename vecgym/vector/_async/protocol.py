@@ -21,6 +21,7 @@ recognised and discarded rather than taken for the answer to the next command.
 
 from __future__ import annotations
 
+import collections
 import enum
 import math
 import mmap
@@ -36,6 +37,7 @@ import numpy as np
 __all__ = [
     "Command",
     "Hello",
+    "LocalEnd",
     "RemoteError",
     "Reply",
     "Request",
@@ -43,6 +45,7 @@ __all__ = [
     "SharedViews",
     "is_done",
     "leaf_tree",
+    "local_pipe",
     "pack_command",
     "pack_done",
     "unpack_command",
@@ -83,6 +86,50 @@ def _yield_cpu() -> None:
 #: have its core at once, so spinning never starves the processes it waits for, even when there
 #: are more of them than cores (a pure busy-wait does: ~1k CartPole steps/s in the prototype).
 yield_cpu = _yield_cpu if hasattr(os, "sched_yield") else (lambda: None)
+
+
+class LocalEnd:
+    """One end of an in-process pipe (:func:`local_pipe`): the channel between the parent and
+    the envs it steps itself (``AsyncVectorEnv(parent_envs=...)``). Messages are passed by
+    reference, never pickled; a file descriptor is passed as a duplicate, as ``send_handle``
+    would."""
+
+    __slots__ = ("_inbox", "_outbox", "closed")
+
+    def __init__(self, inbox: collections.deque[Any], outbox: collections.deque[Any]) -> None:
+        self._inbox = inbox
+        self._outbox = outbox
+        self.closed = False
+
+    def send(self, message: Any) -> None:
+        """Queue ``message`` for the other end."""
+        self._outbox.append(message)
+
+    def recv(self) -> Any:
+        """The oldest message from the other end (``EOFError`` when there is none)."""
+        if not self._inbox:
+            raise EOFError("nothing was sent on this in-process channel")
+        return self._inbox.popleft()
+
+    def poll(self, timeout: float | None = 0.0) -> bool:
+        """Whether a message is waiting (never blocks: the other end runs in this thread)."""
+        return bool(self._inbox)
+
+    def send_fd(self, fd: int) -> None:
+        """Pass a duplicate of ``fd`` (the receiver owns and closes it)."""
+        self._outbox.append(os.dup(fd))
+
+    def close(self) -> None:
+        """Drop what is queued; closing twice is harmless."""
+        self.closed = True
+        self._inbox.clear()
+
+
+def local_pipe() -> tuple[LocalEnd, LocalEnd]:
+    """Two connected :class:`LocalEnd` objects: ``(parent's end, slice's end)``."""
+    to_slice: collections.deque[Any] = collections.deque()
+    to_parent: collections.deque[Any] = collections.deque()
+    return LocalEnd(to_parent, to_slice), LocalEnd(to_slice, to_parent)
 
 
 def pack_command(seq: int, command: Command) -> int:

@@ -35,8 +35,11 @@ class EnvSlot(enum.IntEnum):
     READY = 2
 
 
-#: ``EnvSlot.RUNNING`` as a plain int: numpy compares an array with it without the enum lookups
+#: The states as plain ints: numpy compares an array with them without the enum lookups (the
+#: per-env enum comparisons made ``send`` / ``recv`` of 64 CartPole envs 4x slower than ``step``)
 _RUNNING = int(EnvSlot.RUNNING)
+_READY = int(EnvSlot.READY)
+_IDLE = int(EnvSlot.IDLE)
 
 
 class Scheduler:
@@ -80,10 +83,14 @@ class Scheduler:
 
     def group(self, selected: list[int]) -> dict[int, list[int]]:
         """``selected`` envs grouped by worker (in order of first appearance)."""
-        groups: dict[int, list[int]] = {}
-        for i in selected:
-            groups.setdefault(int(self.worker_of_env[i]), []).append(i)
-        return groups
+        if not len(selected):
+            return {}
+        envs = np.asarray(selected, dtype=np.intp)
+        owners = self.worker_of_env[envs]
+        workers, first = np.unique(owners, return_index=True)
+        return {
+            int(k): envs[owners == k].tolist() for k in workers[np.argsort(first, kind="stable")]
+        }
 
     def select(self, env_ids: Any) -> npt.NDArray[np.intp]:
         """The envs a ``send(actions, env_ids)`` targets (the last ``recv``'s when ``None``).
@@ -94,8 +101,8 @@ class Scheduler:
         if self.last_recv is None:
             if env_ids is None:
                 return np.arange(self.num_envs, dtype=np.intp)
-            return select_env_ids(env_ids, None, self.slots == EnvSlot.RUNNING)
-        return select_env_ids(env_ids, self.last_recv, self.slots == EnvSlot.RUNNING)
+            return select_env_ids(env_ids, None, self.slots == _RUNNING)
+        return select_env_ids(env_ids, self.last_recv, self.slots == _RUNNING)
 
     def unmask_all(self) -> None:
         """Set the whole step mask (before a ``step`` of every env)."""
@@ -109,7 +116,7 @@ class Scheduler:
         self.last_recv = None
         if not (self.sent or self.ready or self.infos):  # nothing sent since: all slots IDLE
             return
-        self.slots[:] = int(EnvSlot.IDLE)
+        self.slots[:] = _IDLE
         self.sent = False
         self.ready.clear()
         self.infos.clear()
@@ -188,7 +195,7 @@ class Scheduler:
         """Take worker ``k``'s step results; dispatch what was queued for it meanwhile."""
         reply = self.pool.settle(k)
         a, b = self.pool.slices[k]
-        stepped = [i for i in range(a, b) if self.slots[i] == EnvSlot.RUNNING]
+        stepped = (np.flatnonzero(self.slots[a:b] == _RUNNING) + a).tolist()
         if reply is not None:
             if reply.observations is not None:
                 for i, obs in reply.observations:
@@ -197,7 +204,11 @@ class Scheduler:
                 self.infos[i] = info
         queued = self.queued.pop(k, [])
         # Envs queued while the worker ran are still RUNNING but were not stepped yet.
-        done_now = [i for i in stepped if i not in queued]
+        if queued:
+            waiting = set(queued)
+            done_now = [i for i in stepped if i not in waiting]
+        else:
+            done_now = stepped
         registry = self.pool.info_registry
         if registry is not None and (reply is None or reply.error is None):
             # Infos the worker wrote into shared memory (_async.infos): read them before the
@@ -211,8 +222,7 @@ class Scheduler:
                     self.infos[i] = registry.materialize(generation, i, schema)
             if reply is not None and reply.info_schemas:
                 registry.learn(reply.info_schemas)
-        for i in done_now:
-            self.slots[i] = EnvSlot.READY
+        self.slots[done_now] = _READY
         self.ready.extend(done_now)
         if reply is not None and reply.error is not None:
             raise rebuild_remote_error(reply.error, k)
@@ -266,7 +276,7 @@ class Scheduler:
         take = sorted(self.ready[: self.batch_size])
         del self.ready[: self.batch_size]
         ids = np.asarray(take, dtype=np.intp)
-        self.slots[ids] = EnvSlot.IDLE
+        self.slots[ids] = _IDLE
         self.last_recv = ids
         return take
 
@@ -309,8 +319,10 @@ def mark_running(
 ) -> None:
     """Mark the envs ``ids`` in flight; results not yet received for them (``ready``, ``infos``)
     are dropped, since they are being stepped again."""
-    for i in ids.tolist():
-        if slots[i] == EnvSlot.READY:
-            ready.remove(i)
+    again = ids[slots[ids] == _READY]
+    if again.size:
+        dropped = set(again.tolist())
+        ready[:] = [i for i in ready if i not in dropped]
+        for i in dropped:
             infos.pop(i, None)
-    slots[ids] = EnvSlot.RUNNING
+    slots[ids] = _RUNNING

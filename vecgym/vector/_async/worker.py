@@ -53,6 +53,7 @@ from vecgym.vector._async.placement import apply_placement
 from vecgym.vector._async.protocol import (
     Command,
     Hello,
+    LocalEnd,
     RemoteError,
     Reply,
     Request,
@@ -67,7 +68,16 @@ from vecgym.vector._env_call import call_env
 from vecgym.vector.autoreset import AutoresetEnv
 from vecgym.vector.vector_env import AutoresetMode
 
-__all__ = ["HANDLERS", "WorkerConfig", "async_worker"]
+__all__ = [
+    "HANDLERS",
+    "WorkerConfig",
+    "WorkerState",
+    "async_worker",
+    "build_envs",
+    "check_spaces",
+    "greeting",
+    "receive_fd",
+]
 
 PARENT_CHECK_S = 0.5
 """How often a worker checks that its parent is still alive."""
@@ -117,7 +127,7 @@ class WorkerConfig:
     limiter: Any = None
 
 
-class _WorkerState:
+class WorkerState:
     """The worker's envs, shared views and channels."""
 
     def __init__(
@@ -190,7 +200,7 @@ def _read(views: Any, index: int) -> Any:
 
 
 def _write_obs(
-    state: _WorkerState, index: int, obs: Any, observations: list[tuple[int, Any]]
+    state: WorkerState, index: int, obs: Any, observations: list[tuple[int, Any]]
 ) -> None:
     if state.obs_in_shm:
         copy_rows(state.views.observations, index, obs)
@@ -198,8 +208,13 @@ def _write_obs(
         observations.append((index, obs))
 
 
+def receive_fd(conn: Any) -> int:
+    """A file descriptor sent by the parent (``send_handle``, or a duplicate in process)."""
+    return int(conn.recv()) if isinstance(conn, LocalEnd) else recv_handle(conn)
+
+
 # --- command handlers ---------------------------------------------------------------------------
-def _finish(state: _WorkerState, seq: int, reply: Reply | None) -> None:
+def _finish(state: WorkerState, seq: int, reply: Reply | None) -> None:
     """Publish completion of command ``seq``: done word, wake the parent, then the reply if any."""
     state.views.done[state.config.worker_index] = pack_done(seq, reply is not None)
     _DONE_SEMAPHORE[0].release()
@@ -207,7 +222,7 @@ def _finish(state: _WorkerState, seq: int, reply: Reply | None) -> None:
         state.conn.send(reply)
 
 
-def _step(state: _WorkerState, seq: int) -> Reply | None:
+def _step(state: WorkerState, seq: int) -> Reply | None:
     views = state.views
     if state.actions_in_shm:
         request = None
@@ -219,7 +234,7 @@ def _step(state: _WorkerState, seq: int) -> Reply | None:
     if int(views.info_gen[state.config.worker_index]) != writer.generation:
         # A new info layout follows the request on the pipe (see _async.infos).
         layout = state.conn.recv()
-        writer.attach(layout, recv_handle(state.conn))
+        writer.attach(layout, receive_fd(state.conn))
     schema_view = views.info_schema
     proposals: list[Any] = []
     mask = views.step_mask
@@ -268,7 +283,7 @@ def _step(state: _WorkerState, seq: int) -> Reply | None:
     )
 
 
-def _reset(state: _WorkerState, seq: int) -> Reply | None:
+def _reset(state: WorkerState, seq: int) -> Reply | None:
     """Reset the masked envs; a 4th payload item ``True`` leaves an autoreset pending (restarts)."""
     request: Request = state.conn.recv()
     seeds, options, mask, *rest = request.payload
@@ -293,7 +308,7 @@ def _reset(state: _WorkerState, seq: int) -> Reply | None:
     return Reply(seq, infos=infos, observations=None if state.obs_in_shm else observations)
 
 
-def _call(state: _WorkerState, seq: int) -> Reply | None:
+def _call(state: WorkerState, seq: int) -> Reply | None:
     request: Request = state.conn.recv()
     indices, name, args, kwargs = request.payload
     results: list[Any] = []
@@ -307,7 +322,7 @@ def _call(state: _WorkerState, seq: int) -> Reply | None:
     return Reply(seq, results=results)
 
 
-def _set_attr(state: _WorkerState, seq: int) -> Reply | None:
+def _set_attr(state: WorkerState, seq: int) -> Reply | None:
     request: Request = state.conn.recv()
     indices, name, values = request.payload
     for index, value in zip(indices, values, strict=False):
@@ -318,7 +333,7 @@ def _set_attr(state: _WorkerState, seq: int) -> Reply | None:
     return None
 
 
-def _close(state: _WorkerState, seq: int) -> Reply | None:
+def _close(state: WorkerState, seq: int) -> Reply | None:
     state.running = False
     error: RemoteError | None = None
     for offset, env in enumerate(state.envs):
@@ -330,7 +345,7 @@ def _close(state: _WorkerState, seq: int) -> Reply | None:
     return None if error is None else Reply(seq, error=error)
 
 
-HANDLERS: dict[Command, Callable[[_WorkerState, int], Reply | None]] = {
+HANDLERS: dict[Command, Callable[[WorkerState, int], Reply | None]] = {
     Command.STEP: _step,
     Command.RESET: _reset,
     Command.CALL: _call,
@@ -344,7 +359,7 @@ _DONE_SEMAPHORE: list[Any] = [None]
 
 
 # --- start-up and main loop ---------------------------------------------------------------------
-def _check_spaces(envs: list[Any], start: int, payload: tuple[Any, Any, Any]) -> None:
+def check_spaces(envs: list[Any], start: int, payload: tuple[Any, Any, Any]) -> None:
     from vecgym.core.spaces.utils import is_space_dtype_shape_equiv
 
     observation_mode, obs_space, action_space = payload
@@ -402,30 +417,41 @@ def _watch_parent(config: WorkerConfig) -> None:
             os._exit(PARENT_GONE_EXIT_CODE)
 
 
-def _start(config: WorkerConfig, conn: Connection) -> _WorkerState | None:
-    """Build the envs, greet the parent and attach the shared block; ``None`` on failure."""
+def build_envs(env_fns: list[Callable[[], Any]], start: int) -> tuple[list[Any], Hello | None]:
+    """Build the envs of a slice starting at env ``start``: ``(envs, None)``, or what was built
+    (already closed) and the Hello carrying the error that stopped it."""
     envs: list[Any] = []
     try:
-        for offset, env_fn in enumerate(config.env_fns.fn):
+        for env_fn in env_fns:
             envs.append(as_vecgym_env(env_fn()))  # a gymnasium.Env is adapted once, here
-            del offset
     except Exception as exc:
-        conn.send(Hello(error=RemoteError.capture(exc, config.start + len(envs))))
+        failed = Hello(error=RemoteError.capture(exc, start + len(envs)))
         for env in envs:
             env.close()
+        return [], failed
+    return envs, None
+
+
+def greeting(envs: list[Any], first: bool) -> Hello:
+    """The Hello of a worker: the first env's spaces and metadata for worker 0, else empty."""
+    if not first:
+        return Hello()
+    env = envs[0]
+    return Hello(
+        observation_space=env.observation_space,
+        action_space=env.action_space,
+        metadata=dict(env.metadata),
+        render_mode=env.render_mode,
+    )
+
+
+def _start(config: WorkerConfig, conn: Connection) -> WorkerState | None:
+    """Build the envs, greet the parent and attach the shared block; ``None`` on failure."""
+    envs, failed = build_envs(config.env_fns.fn, config.start)
+    if failed is not None:
+        conn.send(failed)
         return None
-    if config.worker_index == 0:
-        first = envs[0]
-        conn.send(
-            Hello(
-                observation_space=first.observation_space,
-                action_space=first.action_space,
-                metadata=dict(first.metadata),
-                render_mode=first.render_mode,
-            )
-        )
-    else:
-        conn.send(Hello())
+    conn.send(greeting(envs, config.worker_index == 0))
     request: Request | None = conn.recv()
     if request is None:  # the parent gave up during start-up
         for env in envs:
@@ -435,14 +461,14 @@ def _start(config: WorkerConfig, conn: Connection) -> _WorkerState | None:
     block = map_block(recv_handle(conn), layout.size)
     views = layout.views(block)
     try:
-        _check_spaces(envs, config.start, (obs_mode, obs_space, action_space))
+        check_spaces(envs, config.start, (obs_mode, obs_space, action_space))
     except Exception as exc:
         conn.send(Reply(request.seq, error=RemoteError.capture(exc, None)))
         for env in envs:
             env.close()
         return None
     conn.send(Reply(request.seq))
-    return _WorkerState(config, conn, envs, views, layout)
+    return WorkerState(config, conn, envs, views, layout)
 
 
 def async_worker(
