@@ -97,8 +97,10 @@ def test_bench_prints_a_table_of_every_vecgym_runtime(capsys: pytest.CaptureFixt
     for runtime in ("sync", "async", "vector"):
         assert runtime in out
     assert "single-env rate" in out
-    assert "[1/7] single env" in err  # progress: 1 + 2 sizes x 3 runtimes
-    assert "[7/7]" in err
+    # progress: 1 + 3 runtimes at 1 env + 4 at 2 envs (async+parent needs 2 envs)
+    assert "[1/8] single env" in err
+    assert "[8/8]" in err
+    assert "async+parent (1 envs)" in out
 
 
 def test_bench_json_is_valid_and_complete(
@@ -125,8 +127,12 @@ def test_bench_json_is_valid_and_complete(
         ("sync", 2, None),
         ("async", 2, 1),
         ("async", 2, 2),
+        ("async+parent", 2, 1),  # one worker fewer than asked: the parent steps too
         ("vector", 2, None),
     }
+    parent = [r for r in report["results"] if r["runtime"] == "async+parent"]
+    assert [r["parent_envs"] for r in parent] == [1]
+    assert all(r["parent_envs"] == 0 for r in report["results"] if r not in parent)
     for r in report["results"]:
         assert r["env_steps"] > 0
         assert r["steps_per_s"] == pytest.approx(r["env_steps"] / r["elapsed_s"])
@@ -149,7 +155,7 @@ def test_bench_env_without_vector_entry_point_is_skipped_with_a_note(
     assert f"{GOOD_ID}: env steps/s" in out
     assert "skipped vector: CliTest/Good-v0 has no vector_entry_point" in err
     report = json.loads(path.read_text())
-    assert {r["runtime"] for r in report["results"]} == {"sync", "async"}
+    assert {r["runtime"] for r in report["results"]} == {"sync", "async", "async+parent"}
 
 
 @pytest.mark.parametrize("mode", ["SameStep", "disabled", "next_step"])

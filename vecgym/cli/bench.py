@@ -23,7 +23,14 @@ import numpy as np
 
 from vecgym.cli import output
 from vecgym.cli.measure import Stepper, measure_single_env, measure_stepper, usable_cores
-from vecgym.cli.runtimes import BenchTarget, Runtime, Unavailable, compare_runtimes, vecgym_runtimes
+from vecgym.cli.runtimes import (
+    BenchTarget,
+    Runtime,
+    Unavailable,
+    compare_runtimes,
+    parent_share,
+    vecgym_runtimes,
+)
 
 __all__ = ["BenchResult", "add_arguments", "plot_report", "run", "run_bench"]
 
@@ -41,7 +48,8 @@ PROCESS_CAP_MSG = "one process per env: skipped above --max-processes {cap} envs
 CAPTION = (
     "bound = single-env rate ({single:,.0f} steps/s, one env in a plain loop) x min(num_envs, "
     "{cores} usable cores)\n'vector' steps all envs in one numpy call, so it can pass 100%; "
-    "x sync = steps/s / vecgym sync's at the same num_envs"
+    "'async+parent (N envs)': the parent steps N envs itself beside the workers (no crash "
+    "isolation for those); x sync = steps/s / vecgym sync's at the same num_envs"
 )
 
 
@@ -58,6 +66,7 @@ class BenchResult:
         elapsed_s: seconds the timed part took.
         bound_steps_per_s: the physical bound for this row.
         pct_of_bound: ``100 * steps_per_s / bound_steps_per_s``.
+        parent_envs: envs the parent stepped itself (``async+parent``; 0 elsewhere).
     """
 
     runtime: str
@@ -68,6 +77,7 @@ class BenchResult:
     elapsed_s: float
     bound_steps_per_s: float
     pct_of_bound: float
+    parent_envs: int = 0
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -136,7 +146,11 @@ def _plan(
     cases: list[tuple[Runtime, int, int | None]] = []
     for n in sorted(set(num_envs)):
         for runtime in runtimes:
-            if runtime.uses_workers:
+            if runtime.parent_steps:  # one worker fewer: the parent is one more stepper
+                if n >= 2:
+                    for w in sorted({max(1, min(w, n - 1) - 1) for w in workers}):
+                        cases.append((runtime, n, w))
+            elif runtime.uses_workers:
                 for w in sorted({min(w, n) for w in workers}):
                     cases.append((runtime, n, w))
             else:
@@ -275,8 +289,9 @@ def _sweep(
             progress.advance(f"{label}: skipped ({exc})")
             continue
         bound = single * min(n, cores)
+        parent = parent_share(n, w or 1) if runtime.parent_steps else 0
         done.results.append(
-            BenchResult(runtime.name, n, w, rate, steps, elapsed, bound, 100 * rate / bound)
+            BenchResult(runtime.name, n, w, rate, steps, elapsed, bound, 100 * rate / bound, parent)
         )
         progress.advance(f"{label}: {rate:,.0f} steps/s")
 
@@ -300,7 +315,7 @@ def report_table(report: dict[str, Any]) -> output.Table:
         base = sync_rate.get(r["num_envs"])
         table.add_row(
             str(r["num_envs"]),
-            r["runtime"],
+            r["runtime"] + (f" ({r['parent_envs']} envs)" if r.get("parent_envs") else ""),
             "-" if r["num_workers"] is None else str(r["num_workers"]),
             f"{r['steps_per_s']:,.0f}",
             f"{r['bound_steps_per_s']:,.0f}",

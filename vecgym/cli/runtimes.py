@@ -36,6 +36,7 @@ __all__ = [
     "compare_runtimes",
     "envpool_id",
     "envpool_stepper",
+    "parent_share",
     "vecgym_runtimes",
     "vector_stepper",
 ]
@@ -84,12 +85,16 @@ class Runtime:
             pre-generated actions, or raises :class:`Unavailable`.
         uses_workers: whether ``num_workers`` means something to it.
         process_per_env: whether it starts one process per env (capped by ``--max-processes``).
+        parent_steps: whether the parent process steps a share of the envs besides the workers
+            (``AsyncVectorEnv(parent_envs=...)``): it is measured with one worker fewer than each
+            worker count asked for (at least one), and only from two envs on.
     """
 
     name: str
     build: Callable[[BenchTarget, int, int | None], tuple[Stepper, list[Any]]]
     uses_workers: bool = False
     process_per_env: bool = False
+    parent_steps: bool = False
 
 
 def _import(module: str, package: str, library: str) -> Any:
@@ -138,13 +143,23 @@ def vector_stepper(envs: Any, target: BenchTarget) -> tuple[Stepper, list[Any]]:
 
 
 # --- vecgym -------------------------------------------------------------------------------------
-def _vecgym_mode(mode: str) -> Callable[[BenchTarget, int, int | None], tuple[Stepper, list[Any]]]:
+def parent_share(num_envs: int, workers: int) -> int:
+    """The envs the parent steps beside ``workers`` worker processes: an equal share."""
+    return max(1, min(num_envs - 1, round(num_envs / (workers + 1))))
+
+
+def _vecgym_mode(
+    mode: str, parent: bool = False
+) -> Callable[[BenchTarget, int, int | None], tuple[Stepper, list[Any]]]:
     def build(target: BenchTarget, num_envs: int, workers: int | None) -> tuple[Stepper, list[Any]]:
         import vecgym
 
         vector_kwargs: dict[str, Any] = {"autoreset_mode": target.autoreset_mode}
         if mode == "async":
             vector_kwargs.update(num_workers=workers, copy=False)
+        if parent:
+            processes = workers or max(1, usable_cores() - 1)
+            vector_kwargs["parent_envs"] = parent_share(num_envs, processes)
         envs = vecgym.make_vec(
             target.env_id,
             num_envs=num_envs,
@@ -174,10 +189,13 @@ def _build_vecgym_vector(
 
 
 def vecgym_runtimes() -> list[Runtime]:
-    """vecgym's runtimes: ``sync``, ``async`` (per worker count) and ``vector``."""
+    """vecgym's runtimes: ``sync``, ``async`` (per worker count), ``async+parent`` (the parent
+    stepping an equal share of the envs beside the workers) and ``vector``."""
     return [
         Runtime("sync", _vecgym_mode("sync")),
         Runtime("async", _vecgym_mode("async"), uses_workers=True),
+        Runtime("async+parent", _vecgym_mode("async", parent=True), uses_workers=True,
+                parent_steps=True),  # fmt: skip
         Runtime("vector", _build_vecgym_vector),
     ]
 
