@@ -7,9 +7,11 @@ Usage::
 Three workloads: CartPole-v1 (through ``make``), a pure-Python env that burns ~500 us of CPU per
 step, and an env returning 84x84x4 uint8 frames. For each, vecgym's SyncVectorEnv and
 AsyncVectorEnv run beside Gymnasium's SyncVectorEnv and AsyncVectorEnv with the same number of
-envs. Steps are timed and counted by :mod:`vecgym.cli.measure`, as ``vecgym bench`` does:
-actions are generated before timing, a warm-up precedes each run, and only real env steps count
-(a NEXT_STEP reset step, the step after an episode ended, which only resets, is not an env step).
+envs (and ``vecgym-async+parent``: ``parent_envs``, the parent stepping an equal share of the
+envs beside one worker fewer). Steps are timed and counted by :mod:`vecgym.cli.measure`, as
+``vecgym bench`` does: actions are generated before timing, a warm-up precedes each run, and only
+real env steps count (a NEXT_STEP reset step, the step after an episode ended, which only resets,
+is not an env step).
 The physical bound is the single-env step rate (one env, stepped in a plain loop) times the
 usable physical cores (:func:`vecgym.cli.measure.usable_cores`).
 """
@@ -29,7 +31,7 @@ import numpy as np
 import psutil
 
 from vecgym.cli.measure import measure_single_env, measure_stepper, usable_cores
-from vecgym.cli.runtimes import BenchTarget, vector_stepper
+from vecgym.cli.runtimes import BenchTarget, parent_share, vector_stepper
 
 BURN_S = 500e-6
 FRAME_SHAPE = (84, 84, 4)
@@ -110,6 +112,10 @@ def _make(impl: str, workload: str, num_envs: int, workers: int | None) -> Any:
         return SyncVectorEnv(fns)
     if impl == "vecgym-async":
         return AsyncVectorEnv(fns, num_workers=workers, copy=False)
+    if impl == "vecgym-async+parent":  # one worker fewer; the parent steps an equal share
+        processes = max(1, usable_cores() - 1)
+        parent = parent_share(num_envs, processes)
+        return AsyncVectorEnv(fns, num_workers=processes, copy=False, parent_envs=parent)
     if impl == "gymnasium-sync":
         return gymnasium.vector.SyncVectorEnv(fns)
     return gymnasium.vector.AsyncVectorEnv(fns, copy=False)
@@ -158,7 +164,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     }
     rows: list[dict[str, Any]] = []
     header = (
-        f"{'workload':<15}{'envs':>5}{'wk':>4} {'impl':<15}{'steps/s':>11}{'%bound':>8}"
+        f"{'workload':<15}{'envs':>5}{'wk':>4} {'impl':<20}{'steps/s':>11}{'%bound':>8}"
         f"{'x gym-async':>12}{'x gym-sync':>11}"
     )
     print(header)
@@ -182,6 +188,12 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                 results[key] = _time_vector(envs, workload, seconds)
             finally:
                 envs.close()
+        if num_envs >= 2:
+            envs = _make("vecgym-async+parent", workload, num_envs, None)
+            try:
+                results["vecgym-async+parent"] = _time_vector(envs, workload, seconds)
+            finally:
+                envs.close()
         for impl, rate in results.items():
             ga, gs = results.get("gymnasium-async"), results.get("gymnasium-sync")
             row = {
@@ -200,7 +212,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             x_sync = f"{rate / gs:.2f}x" if gs else "-"
             name = impl.split("/")[0]
             print(
-                f"{workload:<15}{num_envs:>5}{wk:>4} {name:<15}{rate:>11,.0f}"
+                f"{workload:<15}{num_envs:>5}{wk:>4} {name:<20}{rate:>11,.0f}"
                 f"{row['pct_bound']:>7.0f}%{x_async:>12}{x_sync:>11}",
                 flush=True,
             )

@@ -6,7 +6,9 @@ workload). Actions are generated before timing; steps are timed and counted by
 :mod:`vecgym.cli.measure` (a warm-up first; a NEXT_STEP reset step is not an env step; EnvPool's
 ``send`` / ``recv`` batches count every step). The bound is the single-env rate (one env from the
 same functions, stepped in a plain loop) times the usable cores; per-core figures divide a rate
-by the cores it could use: 1 for a Sync runtime, else ``min(num_envs, cores)``.
+by the cores it could use: 1 for a Sync runtime, else ``min(num_envs, cores)``. ``vecgym
+Async+parent`` is ``AsyncVectorEnv(parent_envs=...)`` with one worker fewer than the cores and the
+parent stepping an equal share of the envs.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from collections.abc import Callable
 from typing import Any
 
 from vecgym.cli.measure import Stepper, measure_single_env, measure_stepper, usable_cores
-from vecgym.cli.runtimes import BenchTarget, envpool_stepper, vector_stepper
+from vecgym.cli.runtimes import BenchTarget, envpool_stepper, parent_share, vector_stepper
 
 Row = dict[str, Any]
 
@@ -44,9 +46,17 @@ def _runtimes(
 
     fns = [make] * num_envs
     target = BenchTarget("bench")
+    workers = max(1, usable_cores() - 1)  # beside the parent: AsyncVectorEnv's default then
     runtimes: list[tuple[str, Callable[[], tuple[Stepper, list[Any]]]]] = [
         ("vecgym Sync", lambda: vector_stepper(SyncVectorEnv(fns), target)),
         ("vecgym Async", lambda: vector_stepper(AsyncVectorEnv(fns, copy=False), target)),
+        (
+            "vecgym Async+parent",
+            lambda: vector_stepper(
+                AsyncVectorEnv(fns, copy=False, parent_envs=parent_share(num_envs, workers)),
+                target,
+            ),
+        ),
         ("Gymnasium Sync", lambda: vector_stepper(gymnasium.vector.SyncVectorEnv(fns), target)),
         (
             "Gymnasium Async",
