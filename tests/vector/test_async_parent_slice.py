@@ -121,7 +121,7 @@ def test_send_recv_same_transitions_as_sync(batch_size: int) -> None:
         ours.send(np.ones(NUM_ENVS, dtype=np.int64))
         for _ in range(8):
             obs, rewards, terminated, truncated, _, ids = ours.recv(timeout=30)
-            assert len(ids) == batch_size or len(ids) < batch_size
+            assert 1 <= len(ids) <= batch_size
             for j, i in enumerate(ids.tolist()):
                 seen[i].append((obs[j].copy(), rewards[j], terminated[j], truncated[j]))
             ours.send(np.ones(len(ids), dtype=np.int64), ids)
@@ -161,7 +161,7 @@ def test_an_exception_in_the_parent_slice_is_reported_as_a_workers() -> None:
         envs.step(Z4)
         with pytest.raises(ValueError, match="boom at step 2") as caught:
             envs.step(Z4)
-        assert "sub-environment 3" in str(caught.value) or "3" in str(caught.value)
+        assert "sub-environment 3" in str(caught.value)
         assert caught.value.__cause__ is not None
         with pytest.raises(ValueError, match="boom in explode"):
             envs.call("explode", indices=[2])
@@ -288,9 +288,35 @@ def test_error_reports_name_the_env() -> None:
     try:
         envs.reset(seed=0)
         envs.set_attr("fail_at", 1, indices=[2])
-        with pytest.raises(ValueError) as caught:
+        with pytest.raises(ValueError, match="boom at step 1") as caught:
             envs.step(np.zeros(3, dtype=np.int64))
-        assert isinstance(caught.value, ValueError)
+        assert "sub-environment 2" in str(caught.value)
         assert not isinstance(caught.value, error.WorkerDied)
+        assert [h["alive"] for h in envs.worker_health()] == [True, True]
     finally:
         envs.close()
+
+
+def test_different_observation_spaces_and_max_concurrency() -> None:
+    """``observation_mode="different"`` reads every env's space, the parent's included; the
+    ``max_concurrency`` semaphore is taken by the parent's envs too."""
+    from vecgym.spaces import Box
+
+    def make(high: float) -> Any:
+        return lambda: SpaceEnv(Box(0, high, (2,), np.float32), ACTION_SPACES["discrete"], 3)
+
+    fns = [make(1.0), make(2.0), make(3.0)]
+    ours = AsyncVectorEnv(
+        fns, num_workers=1, parent_envs=1, observation_mode="different", max_concurrency=1
+    )
+    sync = SyncVectorEnv(fns, observation_mode="different")
+    try:
+        assert ours.observation_space == sync.observation_space
+        assert ours.observation_space.high[2].tolist() == [3.0, 3.0]
+        assert_same_batch(ours.reset(seed=0), sync.reset(seed=0))
+        for _ in range(5):
+            actions = np.array([0, 1, 2])
+            assert_same_batch(ours.step(actions), sync.step(actions))
+    finally:
+        ours.close()
+        sync.close()

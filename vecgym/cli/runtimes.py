@@ -194,8 +194,9 @@ def vecgym_runtimes() -> list[Runtime]:
     return [
         Runtime("sync", _vecgym_mode("sync")),
         Runtime("async", _vecgym_mode("async"), uses_workers=True),
-        Runtime("async+parent", _vecgym_mode("async", parent=True), uses_workers=True,
-                parent_steps=True),  # fmt: skip
+        Runtime(
+            "async+parent", _vecgym_mode("async", parent=True), uses_workers=True, parent_steps=True
+        ),
         Runtime("vector", _build_vecgym_vector),
     ]
 
