@@ -297,15 +297,19 @@ def test_autotune_fixed_num_envs_and_env_kwargs(capsys: pytest.CaptureFixture[st
 
 
 def test_autotune_grid_has_whole_worker_batches() -> None:
-    # each layout also with the parent as one more stepper, taking an equal share of the envs
+    # each layout also with the parent as one more stepper: an equal share of the envs (full and
+    # workers-only batches), then 3/4 and 1/2 of that share (full batches)
     assert grid([1, 2], [4], None) == [
         Candidate(1, 4, 4),
         Candidate(1, 4, 4, parent_envs=2),
         Candidate(1, 4, 2, parent_envs=2),
+        Candidate(1, 4, 4, parent_envs=1),
         Candidate(2, 8, 8),
         Candidate(2, 8, 4),
         Candidate(2, 8, 8, parent_envs=3),
         Candidate(2, 8, 5, parent_envs=3),
+        Candidate(2, 8, 8, parent_envs=2),
+        Candidate(2, 8, 8, parent_envs=1),
     ]
     # num_envs fixed; workers capped at num_envs (and at the envs the parent leaves them)
     assert grid([1, 4], [8], 2) == [

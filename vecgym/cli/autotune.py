@@ -30,6 +30,8 @@ DEFAULT_ENVS_PER_WORKER = (1, 8, 32)
 CODE_HEADER = "Code to use:"
 """The line after which ``vecgym autotune`` prints only Python code."""
 ACTION_BATCHES = 64
+PARENT_SHARES = (1.0, 0.75, 0.5)
+"""The parent's share of the envs tried, relative to an equal share among the steppers."""
 
 
 @dataclass(frozen=True)
@@ -84,8 +86,9 @@ def grid(
     workers: Sequence[int], envs_per_worker: Sequence[int], num_envs: int | None
 ) -> list[Candidate]:
     """The layouts to measure: per worker count, each size, with full and about half batches;
-    each once with the workers alone and once with the parent as one more stepper, taking an
-    equal share of the envs (where there are at least two envs)."""
+    each once with the workers alone and then with the parent as one more stepper (where there
+    are at least two envs), taking an equal share of the envs, or 3/4 or 1/2 of that share (the
+    parent also does the batch's own work, so a fast env wants fewer envs there)."""
     found: dict[tuple[int, int, int, int], Candidate] = {}
     for w in sorted(set(workers)):
         sizes = (
@@ -97,10 +100,15 @@ def grid(
             half = min(n, per_worker * math.ceil(w_eff / 2))
             for batch in sorted({n, half}, reverse=True):
                 found.setdefault((w_eff, n, batch, 0), Candidate(w_eff, n, batch))
-            if n >= 2:
-                parent = max(1, round(n / (min(w, n - 1) + 1)))
+            if n < 2:
+                continue
+            equal = n / (min(w, n - 1) + 1)
+            for fraction in PARENT_SHARES:
+                parent = max(1, round(equal * fraction))
                 w_rest = min(w, n - parent)
-                for batch in sorted({n, n - parent}, reverse=True):
+                # a half batch only for the equal share: the envs of the workers
+                batches = {n, n - parent} if fraction == 1.0 else {n}
+                for batch in sorted(batches, reverse=True):
                     key = (w_rest, n, batch, parent)
                     found.setdefault(key, Candidate(w_rest, n, batch, parent))
     return list(found.values())
