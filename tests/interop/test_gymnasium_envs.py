@@ -444,3 +444,37 @@ def test_clip_action_on_gymnasium_pendulum_like_gymnasium() -> None:
 
 def test_interop_module_does_not_import_gymnasium() -> None:
     assert "gymnasium" not in interop.__dict__
+
+
+def test_vectorisers_step_an_unconverted_gymnasium_env_directly() -> None:
+    """The vector loops call the Gymnasium env's own step/reset when the adapter would only
+    forward them: the adapter is a gymnasium.Env-flavoured twin class once Gymnasium is imported,
+    and the shortcut must see through it (it once compared the exact type and never applied)."""
+    adapted = as_vecgym_env(gymnasium.make("CartPole-v1"))
+    assert type(adapted) is not GymnasiumEnv  # the twin class
+    assert isinstance(adapted, gymnasium.Env)
+    assert interop.stepping_target(adapted) is adapted.gymnasium_env
+    envs = SyncVectorEnv([lambda: gymnasium.make("CartPole-v1")] * 2)
+    try:
+        assert [auto.env for auto in envs._autoreset_envs] == [
+            env.gymnasium_env for env in envs.envs
+        ]
+    finally:
+        envs.close()
+
+    class Overriding(GymnasiumEnv):
+        def step(self, action: Any) -> Any:
+            return super().step(action)
+
+    overriding = Overriding(gymnasium.make("CartPole-v1"))
+    assert interop.stepping_target(overriding) is overriding  # its own step must run
+
+    class GymGraphEnv(gymnasium.Env[Any, Any]):
+        observation_space = gs.Graph(gs.Box(0, 1, (2,)), None)
+        action_space = gs.Discrete(2)
+
+    graph = as_vecgym_env(GymGraphEnv())
+    assert graph._observation_converter is not None
+    assert interop.stepping_target(graph) is graph  # graph observations are re-packed
+    vecgym_env = vecgym.make("CartPole-v1")
+    assert interop.stepping_target(vecgym_env) is vecgym_env

@@ -767,6 +767,12 @@ def stepping_target(env: Any) -> Any:
     results unchanged, so its ``step`` / ``reset`` are the Gymnasium env's own: the loop calls
     those directly and saves a Python call per env step. Anything else is returned as it is.
     """
-    if type(env) is GymnasiumEnv and env._observation_converter is None:
+    kind = type(env)
+    if (
+        isinstance(env, GymnasiumEnv)  # also its gymnasium.Env-flavoured twin class
+        and kind.step is GymnasiumEnv.step
+        and kind.reset is GymnasiumEnv.reset
+        and env._observation_converter is None
+    ):
         return env.gymnasium_env
     return env
