@@ -322,31 +322,30 @@ def test_autotune_grid_has_whole_worker_batches() -> None:
     assert grid([3], [1], 1) == [Candidate(1, 1, 1)]  # one env: nothing for the parent to take
 
 
+def _built_layout(snippet: str, namespace: dict[str, Any]) -> tuple[Any, ...]:
+    """Run an autotune snippet; the layout of the env it built and its observation shape."""
+    exec(snippet, namespace)
+    envs = namespace["envs"]
+    try:
+        obs, _ = envs.reset(seed=0)
+        return envs.num_envs, envs.num_workers, envs.batch_size, envs.parent_envs, obs.shape
+    finally:
+        envs.close()
+
+
 def test_autotune_snippets_build_working_envs() -> None:
     namespace: dict[str, Any] = {}
     exec(vector_snippet("CartPole-v1", {}, 3), {"vecgym": vecgym}, namespace)
     assert namespace["envs"].num_envs == 3
     namespace["envs"].close()
     best = Candidate(num_workers=1, num_envs=2, batch_size=1)
-    exec(async_snippet(GOOD_ID, {"length": 3}, best), namespace)
-    envs = namespace["envs"]
-    try:
-        assert (envs.num_envs, envs.num_workers, envs.batch_size) == (2, 1, 1)
-        obs, _ = envs.reset(seed=0)
-        assert obs.shape == (2, 2)
-    finally:
-        envs.close()
+    assert _built_layout(async_snippet(GOOD_ID, {"length": 3}, best), namespace) == (
+        2, 1, 1, 0, (2, 2)
+    )  # fmt: skip
     with_parent = Candidate(num_workers=1, num_envs=4, batch_size=4, parent_envs=2)
     snippet = async_snippet(GOOD_ID, {}, with_parent)
     assert "lose crash isolation" in snippet
-    exec(snippet, namespace)
-    envs = namespace["envs"]
-    try:
-        assert (envs.num_envs, envs.num_workers, envs.parent_envs) == (4, 1, 2)
-        obs, _ = envs.reset(seed=0)
-        assert obs.shape == (4, 2)
-    finally:
-        envs.close()
+    assert _built_layout(snippet, namespace) == (4, 1, 4, 2, (4, 2))
 
 
 # --- list -----------------------------------------------------------------------------------------
