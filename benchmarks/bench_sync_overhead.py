@@ -1,0 +1,116 @@
+"""Per-env-step overhead of SyncVectorEnv: vecgym's and Gymnasium's against a bare Python loop.
+
+Usage::
+
+    python benchmarks/bench_sync_overhead.py [--num-envs 16] [--steps 2000] [--rounds 3]
+
+Two workloads, both built with ``gymnasium.make`` and stepped with the same pre-generated
+actions: a trivial env (a copy of a 17-float observation, HalfCheetah's four numeric info keys)
+that shows the vectorisers' own cost, and HalfCheetah-v5 itself. Each runtime's figure is process
+CPU time per env step (microseconds, the best of ``--rounds``), so that load from other processes
+does not count. "raw loop" is ``for i, env in enumerate(envs): env.step(actions[i])``: what
+no vectoriser can undercut. The ceiling on ``vecgym Sync / Gymnasium Sync`` is Gymnasium's time
+per env step over the raw loop's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+TRIVIAL_ID = "VecgymBench/Trivial-v0"
+
+
+def _register_trivial() -> None:
+    import gymnasium
+    from gymnasium import spaces
+
+    class Trivial(gymnasium.Env[np.ndarray, np.ndarray]):
+        observation_space = spaces.Box(-np.inf, np.inf, (17,), np.float64)
+        action_space = spaces.Box(-1.0, 1.0, (6,), np.float32)
+
+        def __init__(self) -> None:
+            self._obs = np.zeros(17)
+
+        def reset(self, *, seed: int | None = None, options: Any = None) -> Any:
+            super().reset(seed=seed)
+            return self._obs.copy(), {}
+
+        def step(self, action: Any) -> Any:
+            info = {
+                "x_position": np.float64(1.0),
+                "x_velocity": np.float64(2.0),
+                "reward_forward": np.float64(3.0),
+                "reward_ctrl": np.float32(-0.1),
+            }
+            return self._obs.copy(), 1.0, False, False, info
+
+    if TRIVIAL_ID not in gymnasium.registry:
+        gymnasium.register(TRIVIAL_ID, entry_point=Trivial, max_episode_steps=1000)
+
+
+def _cpu_per_step(step: Callable[[np.ndarray], Any], actions: list[np.ndarray], n: int) -> float:
+    for a in actions[:50]:
+        step(a)
+    start = time.process_time()
+    for a in actions:
+        step(a)
+    return (time.process_time() - start) / (len(actions) * n) * 1e6
+
+
+def measure(env_id: str, num_envs: int, steps: int) -> dict[str, float]:
+    """CPU microseconds per env step of each runtime on ``env_id`` (one round)."""
+    import gymnasium
+
+    from vecgym.vector import SyncVectorEnv
+
+    fns = [lambda: gymnasium.make(env_id)] * num_envs
+    rng = np.random.default_rng(0)
+    actions = [rng.uniform(-1, 1, (num_envs, 6)).astype(np.float32) for _ in range(steps)]
+    raw = [fn() for fn in fns]
+    for i, env in enumerate(raw):
+        env.reset(seed=i)
+
+    def raw_step(batch: np.ndarray) -> None:
+        for i, env in enumerate(raw):
+            env.step(batch[i])
+
+    out = {"raw loop": _cpu_per_step(raw_step, actions, num_envs)}
+    for env in raw:
+        env.close()
+    for name, cls in (("vecgym Sync", SyncVectorEnv), ("Gymnasium Sync", None)):
+        envs: Any = cls(fns) if cls else gymnasium.vector.SyncVectorEnv(fns)
+        envs.reset(seed=0)
+        try:
+            out[name] = _cpu_per_step(envs.step, actions, num_envs)
+        finally:
+            envs.close()
+    return out
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--num-envs", type=int, default=16)
+    parser.add_argument("--steps", type=int, default=2000)
+    parser.add_argument("--rounds", type=int, default=3)
+    args = parser.parse_args(argv)
+    _register_trivial()
+    print("| workload | raw loop | vecgym Sync | Gymnasium Sync | vecgym x Gymnasium "
+          "| ceiling (Gymnasium / raw loop) |")  # fmt: skip
+    print("|---|---:|---:|---:|---:|---:|")
+    for env_id in (TRIVIAL_ID, "HalfCheetah-v5"):
+        rounds = [measure(env_id, args.num_envs, args.steps) for _ in range(args.rounds)]
+        best = {key: min(r[key] for r in rounds) for key in rounds[0]}
+        raw, ours, theirs = best["raw loop"], best["vecgym Sync"], best["Gymnasium Sync"]
+        print(
+            f"| {env_id} | {raw:.2f} us | {ours:.2f} us | {theirs:.2f} us | "
+            f"{theirs / ours:.2f}x | {theirs / raw:.2f}x |"
+        )
+
+
+if __name__ == "__main__":
+    main()
