@@ -302,6 +302,64 @@ def test_shared_memory_infos_in_recv_batches() -> None:
     reference.close()
 
 
+@pytest.mark.parametrize("parent_envs", [0, 2])
+def test_reset_infos_travel_in_shared_memory(parent_envs: int) -> None:
+    """Numeric reset infos (two signatures: ``episode_length``, and with ``start`` in every third
+    env) go into the shared slots once learned, for full and partial resets; the envs a partial
+    reset leaves alone keep no info; the batches equal the pickled path's."""
+    from vecgym.vector import AsyncVectorEnv
+
+    kwargs: dict[str, Any] = {"num_workers": 2, "autoreset_mode": AutoresetMode.DISABLED}
+    ours = AsyncVectorEnv(info_env_fns(NUM_ENVS, True), parent_envs=parent_envs, **kwargs)
+    reference = _PickledInfosAsyncVectorEnv.make(info_env_fns(NUM_ENVS, True), **kwargs)
+    registry = ours._info_registry
+    try:
+        masks = [None, np.array([True, False, False, True, False]), None, np.eye(NUM_ENVS)[4]]
+        for t, mask in enumerate(masks * 3):
+            options = None if mask is None else {"reset_mask": mask.astype(bool)}
+            got = ours.reset(seed=10 * t, options=options)
+            assert_same_batch(got, reference.reset(seed=10 * t, options=options), f"reset {t}")
+            if t >= len(masks):  # learned by now: the reset rows name their schema
+                reset_rows = np.ones(NUM_ENVS, bool) if mask is None else mask.astype(bool)
+                assert (ours._pool.views.info_schema[reset_rows] != 0).all()
+            actions = np.full((NUM_ENVS, 2), 0.5, dtype=np.float32)
+            assert_same_batch(ours.step(actions), reference.step(actions), f"step {t}")
+        signatures = {tuple(key for key, _ in sig) for sig in registry.layout.schemas}
+        assert {("episode_length",), ("episode_length", "start")} <= signatures
+    finally:
+        ours.close()
+        reference.close()
+
+
+def test_reset_infos_when_a_worker_is_replaced_during_the_reset() -> None:
+    """A worker that died before a reset is replaced while it runs: its envs' reset infos come
+    pickled (with ``worker_restarted``), the others' from the shared slots."""
+    import os
+    import signal
+
+    from vecgym.vector import AsyncVectorEnv
+
+    kwargs: dict[str, Any] = {"num_workers": 2, "on_worker_failure": "restart"}
+    ours = AsyncVectorEnv(info_env_fns(NUM_ENVS, True), **kwargs)
+    reference = _PickledInfosAsyncVectorEnv.make(info_env_fns(NUM_ENVS, True), **kwargs)
+    reference.restart_entropy = ours.restart_entropy
+    try:
+        for t in range(4):
+            if t >= 2:
+                for envs in (ours, reference):
+                    os.kill(envs.processes[t % 2].pid, signal.SIGKILL)
+                    envs.processes[t % 2].join(5)
+            got = ours.reset(seed=t)
+            assert_same_batch(got, reference.reset(seed=t), f"reset {t}")
+            assert ("worker_restarted" in got[1]) == (t >= 2)
+            actions = np.full((NUM_ENVS, 2), -0.5, dtype=np.float32)
+            assert_same_batch(ours.step(actions), reference.step(actions), f"step {t}")
+        assert ours.restart_count == 2
+    finally:
+        ours.close()
+        reference.close()
+
+
 def test_info_signatures_cover_numeric_values_only() -> None:
     from vecgym.vector._async.infos import info_signature
 

@@ -422,7 +422,9 @@ class AsyncVectorEnv(SubEnvsVectorEnv[ObsType, ActType, np.ndarray], Generic[Obs
         self._scheduler.discard()
         for k in workers:
             a, b = self._slices[k]
-            self._pool.post(k, Command.RESET, (seeds[a:b], env_options, mask[a:b].tolist()))
+            shm_infos = self._info_registry is not None
+            request = (seeds[a:b], env_options, mask[a:b].tolist(), False, shm_infos)
+            self._pool.post(k, Command.RESET, request)
         self._reset_request = (seeds, env_options, mask)
         self._pending_workers = workers
         self._state = AsyncState.WAITING_RESET
@@ -734,10 +736,10 @@ class AsyncVectorEnv(SubEnvsVectorEnv[ObsType, ActType, np.ndarray], Generic[Obs
         replies = self._supervisor.collect(
             workers, failures, reset_seeds=reset_seeds, lost_call=lost_call
         )
-        registry = self._info_registry if method == "step_wait" else None
+        registry = self._info_registry if method in ("step_wait", "reset_wait") else None
         if lost_call is not None or not (replies or registry is not None):  # calls: results
             return replies, {}
-        if registry is not None:  # numeric step infos wait in their shared slots
+        if registry is not None:  # numeric infos wait in their shared slots
             infos, changed = step_infos(
                 registry,
                 self._pool,
@@ -745,6 +747,7 @@ class AsyncVectorEnv(SubEnvsVectorEnv[ObsType, ActType, np.ndarray], Generic[Obs
                 self._supervisor.restarted_now,
                 self._last_obs,
                 self._merge_infos,
+                None if reset_seeds is None else reset_seeds[1],
             )
         else:
             infos, changed = merge_replies(list(replies), self._last_obs, self._merge_infos)

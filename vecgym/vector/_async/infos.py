@@ -12,13 +12,16 @@ the parent env by env costs more than the step of a fast env, so they get shared
 * The parent's :class:`InfoRegistry` numbers the signatures the workers propose (schema ids from
   1) and gives every ``(key, tag)`` a **slot**, an array of shape ``(num_envs, *shape)`` in a
   shared info block. When a new signature appears, the block is re-created with the new slots
-  (a new **generation**) and handed to each worker with its next ``STEP`` (the generation word in
-  the main block tells the worker that an :class:`InfoLayout` and the block's descriptor follow
-  on the pipe). A restarted worker starts at generation 0 and is handed the current one.
+  (a new **generation**) and handed to each worker with its next ``STEP`` or ``RESET`` (the
+  generation word in the main block tells the worker that an :class:`InfoLayout` and the block's
+  descriptor follow on the pipe). A restarted worker starts at generation 0 and is handed the
+  current one.
 * A worker (:class:`InfoWriter`) writes an info whose signature has a schema id into the slots and
   the id into ``info_schema[env]`` (0: empty, or sent pickled); an info without a known schema is
-  pickled as before, its signature proposed in the reply.
-* The parent assembles a step's infos with one numpy operation per key and schema
+  pickled as before, its signature proposed in the reply. Reset infos take the same path (the
+  reset that replaces a restarted worker's envs sends its infos pickled, and a partial reset's
+  untouched envs count as empty).
+* The parent assembles a step's (or reset's) infos with one numpy operation per key and schema
   (:meth:`InfoRegistry.assemble`): the slot copied with its rows outside the mask zeroed, the
   mask ``info_schema == id``. Where a key has several tags in one step (a value that widens), or
   some env's info came pickled, the values are rebuilt with their exact types and batched by
@@ -346,9 +349,11 @@ def step_infos(
     restarted: list[int],
     last_obs: list[Any],
     merge: MergeInfos,
+    rows: np.ndarray | None = None,
 ) -> tuple[dict[str, Any], bool]:
-    """The batched infos of a ``step`` of every env (:meth:`InfoRegistry.assemble`), with the
-    replies' observations folded into ``last_obs`` and their proposals learned afterwards.
+    """The batched infos of a ``step`` (or ``reset``) of every env (:meth:`InfoRegistry.assemble`),
+    with the replies' observations folded into ``last_obs`` and their proposals learned
+    afterwards.
 
     Args:
         registry: the parent's registry.
@@ -357,6 +362,8 @@ def step_infos(
         restarted: the workers replaced during this step (their envs' infos are in the replies).
         last_obs: observations by env, for spaces outside shared memory.
         merge: :meth:`VectorEnv._merge_infos`.
+        rows: the envs this command ran on (a reset's mask); the other envs' schema ids are
+            left from an earlier command and count as empty. ``None``: every env.
 
     Returns:
         ``(infos, changed)``: ``changed`` when some reply carried observations.
@@ -368,8 +375,12 @@ def step_infos(
             registry.learn(proposals)
         return (merge(pickled) if pickled else {}), changed
     schema_ids = pool.views.info_schema.copy()
+    if rows is not None:
+        schema_ids[~rows] = 0
     generations = set()
     for k, (a, b) in enumerate(pool.slices):
+        if not schema_ids[a:b].any():
+            continue  # nothing in shared memory there (e.g. a worker a reset left alone)
         if k in restarted:
             schema_ids[a:b] = 0  # rows of a worker that died mid-step; its reset infos are pickled
         else:

@@ -80,6 +80,8 @@ WORKER_SPIN_S = 200e-6
 """How long an idle worker spin-yields on its command word before blocking on its semaphore."""
 WAIT_SLICE_S = 0.1
 """Blocking waits are cut into slices this long; worker sentinels are checked between slices."""
+_CARRY_INFOS = (Command.STEP, Command.RESET)
+"""The commands whose numeric infos may go into shared slots: they hand over a new layout."""
 TIMEOUT_MSG = (
     "the call to `{method}` timed out after {timeout} second(s); worker(s) {workers} (envs "
     "{envs}) are still running; their late replies will be discarded"
@@ -339,7 +341,7 @@ class WorkerPool:
         self.posted_at[k] = time.monotonic()
         registry = self.info_registry
         new_layout = (
-            command is Command.STEP
+            command in _CARRY_INFOS
             and registry is not None
             and registry.generation > self.info_sent[k]
         )

@@ -214,6 +214,17 @@ def receive_fd(conn: Any) -> int:
 
 
 # --- command handlers ---------------------------------------------------------------------------
+def _current_writer(state: WorkerState) -> InfoWriter:
+    """The worker's info writer, first attached to the info layout the parent handed over with
+    this command when there is a new one (it follows the request on the pipe; see
+    :mod:`vecgym.vector._async.infos`)."""
+    writer = state.info_writer
+    if int(state.views.info_gen[state.config.worker_index]) != writer.generation:
+        layout = state.conn.recv()
+        writer.attach(layout, receive_fd(state.conn))
+    return writer
+
+
 def _finish(state: WorkerState, seq: int, reply: Reply | None) -> None:
     """Publish completion of command ``seq``: done word, wake the parent, then the reply if any."""
     state.views.done[state.config.worker_index] = pack_done(seq, reply is not None)
@@ -230,11 +241,7 @@ def _step(state: WorkerState, seq: int) -> Reply | None:
     else:
         request = state.conn.recv()
         actions_view = None
-    writer = state.info_writer
-    if int(views.info_gen[state.config.worker_index]) != writer.generation:
-        # A new info layout follows the request on the pipe (see _async.infos).
-        layout = state.conn.recv()
-        writer.attach(layout, receive_fd(state.conn))
+    writer = _current_writer(state)
     schema_view = views.info_schema
     proposals: list[Any] = []
     mask = views.step_mask
@@ -284,10 +291,16 @@ def _step(state: WorkerState, seq: int) -> Reply | None:
 
 
 def _reset(state: WorkerState, seq: int) -> Reply | None:
-    """Reset the masked envs; a 4th payload item ``True`` leaves an autoreset pending (restarts)."""
+    """Reset the masked envs. Payload ``(seeds, options, mask[, pending[, infos_in_shm]])``:
+    ``pending`` leaves an autoreset pending (restarts); ``infos_in_shm`` writes numeric infos
+    into their shared slots, as a step does (a restart's reset sends them pickled)."""
     request: Request = state.conn.recv()
     seeds, options, mask, *rest = request.payload
     pending = bool(rest[0]) if rest else False
+    writer = _current_writer(state)
+    shm_infos = len(rest) > 1 and bool(rest[1])
+    schema_view = state.views.info_schema
+    proposals: list[Any] = []
     infos: list[tuple[int, dict[str, Any]]] = []
     observations: list[tuple[int, Any]] = []
     for offset, auto in enumerate(state.autoenvs):
@@ -301,11 +314,18 @@ def _reset(state: WorkerState, seq: int) -> Reply | None:
             _write_obs(state, index, obs, observations)
         except Exception as exc:
             return Reply(seq, error=RemoteError.capture(exc, index))
-        if info:
+        schema = writer.write(index, info, proposals) if info and shm_infos else 0
+        schema_view[index] = schema
+        if info and not schema:
             infos.append((index, info))
     if not infos and state.obs_in_shm:
         return None
-    return Reply(seq, infos=infos, observations=None if state.obs_in_shm else observations)
+    return Reply(
+        seq,
+        infos=infos,
+        observations=None if state.obs_in_shm else observations,
+        info_schemas=proposals or None,
+    )
 
 
 def _call(state: WorkerState, seq: int) -> Reply | None:
