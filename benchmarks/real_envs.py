@@ -8,7 +8,8 @@ workload). Actions are generated before timing; steps are timed and counted by
 same functions, stepped in a plain loop) times the usable cores; per-core figures divide a rate
 by the cores it could use: 1 for a Sync runtime, else ``min(num_envs, cores)``. ``vecgym
 Async+parent`` is ``AsyncVectorEnv(parent_envs=...)`` with one worker fewer than the cores and the
-parent stepping an equal share of the envs.
+parent stepping an equal share of the envs; ``vecgym Async send/recv`` collects EnvPool-style
+(:data:`POOL_RUNTIME`), as ``EnvPool async`` does.
 """
 
 from __future__ import annotations
@@ -19,12 +20,21 @@ import os
 import platform
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
-from vecgym.cli.measure import Stepper, measure_single_env, measure_stepper, usable_cores
+from vecgym.cli.measure import (
+    Stepper,
+    measure_pool,
+    measure_single_env,
+    measure_stepper,
+    usable_cores,
+)
 from vecgym.cli.runtimes import BenchTarget, envpool_stepper, parent_share, vector_stepper
 
 Row = dict[str, Any]
+POOL_RUNTIME = "vecgym Async send/recv"
+"""``AsyncVectorEnv(batch_size=num_envs // 2)`` collecting EnvPool-style: ``send`` the envs of the
+last batch, ``recv`` the next half (a worker's envs): a slow env step no longer holds the others."""
 
 
 def _single(make: Callable[[], Any], seconds: float) -> float:
@@ -63,11 +73,19 @@ def _runtimes(
             lambda: vector_stepper(gymnasium.vector.AsyncVectorEnv(fns, copy=False), target),
         ),
     ]
+    half = max(1, num_envs // 2)
+
+    def pooled() -> tuple[Stepper, list[Any]]:
+        # send/recv, a worker's half of the envs per batch: measured by measure_pool (see run)
+        envs = AsyncVectorEnv(fns, copy=False, batch_size=half)
+        envs.action_space.seed(0)
+        return cast(Stepper, envs), [envs.action_space.sample() for _ in range(64)]
+
+    runtimes.append((POOL_RUNTIME, pooled))
     if envpool_make is not None:
         runtimes.append(
             ("EnvPool sync", lambda: envpool_stepper(envpool_make(num_envs, num_envs), 0))
         )
-        half = max(1, num_envs // 2)
         runtimes.append(("EnvPool async", lambda: envpool_stepper(envpool_make(num_envs, half), 0)))
     return runtimes
 
@@ -99,7 +117,10 @@ def run(
         for name, build in _runtimes(make, num_envs, envpool_make):
             stepper, actions = build()
             try:
-                rate = measure_stepper(stepper, actions, seconds).steps_per_s
+                if name == POOL_RUNTIME:
+                    rate = measure_pool(stepper, actions, seconds).steps_per_s
+                else:
+                    rate = measure_stepper(stepper, actions, seconds).steps_per_s
             finally:
                 stepper.close()
             rows.append(
