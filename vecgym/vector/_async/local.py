@@ -16,8 +16,8 @@ pickled.
 The price, documented on the constructor: these envs lose crash isolation. A segfault in one of
 them ends the parent; a hung step hangs the parent (``step_timeout`` cannot interrupt it, and a
 restart is impossible); ``worker_threads``, ``pin_workers`` and a custom ``worker`` do not apply
-to them. An exception they raise is reported exactly as a worker's (its type, the env index, the
-traceback as ``__cause__``).
+to them; ``step_async`` / ``send`` step them before returning. An exception they raise is
+reported exactly as a worker's (its type, the env index, the traceback as ``__cause__``).
 """
 
 from __future__ import annotations
