@@ -43,8 +43,10 @@ import numpy.typing as npt
 
 from vecgym import error
 from vecgym.core.env import Env, RenderFrame
+from vecgym.core.spaces.space import Space
+from vecgym.core.spaces.utils import is_space_dtype_shape_equiv
 from vecgym.vector._arguments import normalize_indices, normalize_seeds, split_reset_options
-from vecgym.vector._async.batch import copy_rows, select_info, select_rows
+from vecgym.vector._async.batch import select_info, select_rows
 from vecgym.vector._async.scheduler import ENV_IDS_MSG as ENV_IDS_MSG
 from vecgym.vector._async.scheduler import EnvSlot, mark_running, select_env_ids
 from vecgym.vector._boundary import check_not_before_reset, make_action_check
@@ -56,9 +58,11 @@ from vecgym.vector._ray.messages import ACTIONS_LENGTH_MSG as ACTIONS_LENGTH_MSG
 from vecgym.vector._ray.messages import BROKEN_MSG as BROKEN_MSG
 from vecgym.vector._ray.messages import CLOSE_TIMEOUT_S as CLOSE_TIMEOUT_S
 from vecgym.vector._ray.messages import CLOSED_MSG as CLOSED_MSG
+from vecgym.vector._ray.messages import DIFFERENT_SPACE_MSG as DIFFERENT_SPACE_MSG
 from vecgym.vector._ray.messages import HOST_DIED_MSG as HOST_DIED_MSG
 from vecgym.vector._ray.messages import INLINE_POLICY_BYTES as INLINE_POLICY_BYTES
 from vecgym.vector._ray.messages import NO_ASYNC_MSG as NO_ASYNC_MSG
+from vecgym.vector._ray.messages import NO_CPUS_FOR_RESTART as NO_CPUS_FOR_RESTART
 from vecgym.vector._ray.messages import NO_NODES_MSG as NO_NODES_MSG
 from vecgym.vector._ray.messages import NOTHING_IN_FLIGHT_MSG as NOTHING_IN_FLIGHT_MSG
 from vecgym.vector._ray.messages import NUM_STEPS_MSG as NUM_STEPS_MSG
@@ -69,14 +73,13 @@ from vecgym.vector._ray.messages import REMOTE_NOTE as REMOTE_NOTE
 from vecgym.vector._ray.messages import RESTART_FAILED_MSG as RESTART_FAILED_MSG
 from vecgym.vector._ray.messages import RESTART_TIMEOUT_S as RESTART_TIMEOUT_S
 from vecgym.vector._ray.messages import RESTARTED_DURING_MSG as RESTARTED_DURING_MSG
-from vecgym.vector._ray.messages import ROLLOUT_DISABLED_MSG as ROLLOUT_DISABLED_MSG
 from vecgym.vector._ray.messages import SET_ATTR_LENGTH_MSG as SET_ATTR_LENGTH_MSG
-from vecgym.vector._ray.messages import SPACE_MSG as SPACE_MSG
 from vecgym.vector._ray.messages import SPACES_DIFFER_MSG as SPACES_DIFFER_MSG
 from vecgym.vector._ray.messages import START_TIMEOUT_MSG as START_TIMEOUT_MSG
 from vecgym.vector._ray.messages import START_TIMEOUT_S as START_TIMEOUT_S
 from vecgym.vector._ray.messages import TIMEOUT_MSG as TIMEOUT_MSG
 from vecgym.vector._ray.messages import WORKER_ERROR_MSG as WORKER_ERROR_MSG
+from vecgym.vector._ray.observations import ObsStore
 from vecgym.vector._ray.options import BATCH_SIZE_MSG as BATCH_SIZE_MSG
 from vecgym.vector._ray.options import CPUS_MSG as CPUS_MSG
 from vecgym.vector._ray.options import ENV_FNS_MSG as ENV_FNS_MSG
@@ -84,7 +87,7 @@ from vecgym.vector._ray.options import NUM_HOSTS_MSG as NUM_HOSTS_MSG
 from vecgym.vector._ray.options import ON_FAILURE_MSG as ON_FAILURE_MSG
 from vecgym.vector._ray.options import TIMEOUT_ARG_MSG as TIMEOUT_ARG_MSG
 from vecgym.vector._ray.options import WORKERS_MSG as WORKERS_MSG
-from vecgym.vector.utils import batch_space, create_empty_array, is_array_batchable
+from vecgym.vector.utils import batch_differing_spaces, batch_space
 from vecgym.vector.vector_env import AutoresetMode
 
 __all__ = ["RayVectorEnv", "Rollout"]
@@ -118,6 +121,14 @@ class RayVectorEnv(RayHosts):
             ``"restart"`` mode a host that takes longer is killed and restarted.
         start_timeout: seconds to wait for the hosts to start.
         ray_init_kwargs: extra keyword arguments of ``ray.init`` when this class calls it.
+        observation_mode: ``"same"``, ``"different"`` or ``(observation_space,
+            single_observation_space)``, as in :class:`vecgym.vector.SyncVectorEnv`.
+
+    Observations of any space are batched as SyncVectorEnv batches them: spaces whose values have
+    a fixed size (Box, Discrete, MultiDiscrete, MultiBinary, Dict / Tuple of them) into
+    preallocated arrays; Text, Graph, Sequence, OneOf and custom spaces (alone or inside a Dict /
+    Tuple) with :func:`~vecgym.vector.utils.concatenate` (a tuple of the envs' values), the
+    hosts sending one value per env.
 
     Example:
         >>> import vecgym as gym
@@ -145,6 +156,7 @@ class RayVectorEnv(RayHosts):
         step_timeout: float | None = None,
         start_timeout: float | None = START_TIMEOUT_S,
         ray_init_kwargs: dict[str, Any] | None = None,
+        observation_mode: str | tuple[Space[Any], Space[Any]] = "same",
     ) -> None:
         self.closed = False
         self.hosts = []
@@ -161,8 +173,10 @@ class RayVectorEnv(RayHosts):
             step_timeout=step_timeout,
             start_timeout=start_timeout,
             batch_size=batch_size,
+            observation_mode=observation_mode,
         )
         self.env_fns = env_fns
+        self.observation_mode = observation_mode
         self.num_envs = checked.num_envs
         self.step_timeout = checked.step_timeout
         self.start_timeout = checked.start_timeout
@@ -188,26 +202,23 @@ class RayVectorEnv(RayHosts):
     def _setup(self) -> None:
         first = self._descriptions[0]
         for k, other in enumerate(self._descriptions[1:], start=1):
-            for key in ("single_observation_space", "single_action_space"):
+            keys = ["single_observation_space"] if self.observation_mode == "same" else []
+            keys.append("single_action_space")
+            for key in keys:
                 if other[key] != first[key]:
                     raise RuntimeError(
                         SPACES_DIFFER_MSG.format(
                             what=key.split("_")[1], host=k, theirs=other[key], ours=first[key]
                         )
                     )
-        self.single_observation_space = first["single_observation_space"]
         self.single_action_space = first["single_action_space"]
-        if not is_array_batchable(self.single_observation_space):
-            raise error.CustomSpaceError(SPACE_MSG.format(self.single_observation_space))
-        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.single_observation_space, self.observation_space = self._observation_spaces()
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self.metadata = dict(first["metadata"])
         self.metadata["autoreset_mode"] = self.autoreset_mode
         self.render_mode = first["render_mode"]
         self._action_check = make_action_check(self.single_action_space, self.check_actions)
-        self.observations = create_empty_array(
-            self.single_observation_space, self.num_envs, fn=np.zeros
-        )
+        self._obs = ObsStore(self.single_observation_space, self.num_envs)
         self._rewards = np.zeros(self.num_envs, dtype=np.float64)
         self._terminated = np.zeros(self.num_envs, dtype=np.bool_)
         self._truncated = np.zeros(self.num_envs, dtype=np.bool_)
@@ -218,6 +229,20 @@ class RayVectorEnv(RayHosts):
         self._ready = []
         self._pool_infos = {}
         self._last_recv = None
+
+    def _observation_spaces(self) -> tuple[Space[Any], Space[Any]]:
+        """``(single_observation_space, observation_space)`` as ``observation_mode`` says."""
+        mode = self.observation_mode
+        if isinstance(mode, tuple):
+            return mode[1], mode[0]
+        single = self._descriptions[0]["single_observation_space"]
+        if mode == "same":
+            return single, batch_space(single, self.num_envs)
+        spaces = [s for d in self._descriptions for s in d["observation_spaces"]]
+        for i, space in enumerate(spaces):
+            if not is_space_dtype_shape_equiv(space, single):
+                raise RuntimeError(DIFFERENT_SPACE_MSG.format(single=single, env=i, theirs=space))
+        return single, batch_differing_spaces(spaces)
 
     # --- properties ------------------------------------------------------------------------------
     @property
@@ -292,9 +317,7 @@ class RayVectorEnv(RayHosts):
                 )
             obs, host_infos, _ = payload
             local = mask[rows]
-            copy_rows(
-                self.observations, np.arange(host.start, host.stop)[local], select_rows(obs, local)
-            )
+            self._obs.write(np.arange(host.start, host.stop)[local], self._obs.pick(obs, local))
             infos = place_infos(infos, host_infos, rows, self.num_envs)
         self._was_reset[mask] = True
         self._ended[mask] = False
@@ -358,7 +381,7 @@ class RayVectorEnv(RayHosts):
                 infos = self._restart_rows(k, infos)
                 continue
             obs, rewards, terminated, truncated, host_infos = payload
-            copy_rows(self.observations, rows, obs)
+            self._obs.write(rows, obs)
             self._rewards[rows] = rewards
             self._terminated[rows] = terminated
             self._truncated[rows] = truncated
@@ -374,7 +397,7 @@ class RayVectorEnv(RayHosts):
         host = self.hosts[k]
         rows = slice(host.start, host.stop)
         obs, reset_infos, _ = self._restart(k, self._restart_seeds(k), self._owes_autoreset())
-        copy_rows(self.observations, rows, obs)
+        self._obs.write(rows, obs)
         self._rewards[rows] = 0.0
         self._terminated[rows] = False
         self._truncated[rows] = True
@@ -431,8 +454,6 @@ class RayVectorEnv(RayHosts):
             raise ValueError(NUM_STEPS_MSG.format(num_steps))
         if num_steps < 1:
             raise ValueError(NUM_STEPS_MSG.format(num_steps))
-        if self.autoreset_mode is AutoresetMode.DISABLED:
-            raise ValueError(ROLLOUT_DISABLED_MSG)
         check_not_before_reset(self._was_reset)
         self._discard_pool()
         policy_ref = self._ship(policy)
@@ -575,7 +596,7 @@ class RayVectorEnv(RayHosts):
             if info:
                 infos = self._add_info(infos, info, i)
         infos = select_info(infos, ids)
-        obs = select_rows(self.observations, ids)  # fancy indexing: a copy
+        obs = self._obs.out(self.copy, ids)  # a new batch
         terminated, truncated = self._terminated[ids], self._truncated[ids]
         if self.autoreset_mode is AutoresetMode.DISABLED:
             self._ended[ids] |= terminated | truncated
