@@ -200,6 +200,24 @@ def test_different_observation_mode_matches_sync(cluster: Any) -> None:
         RayVectorEnv(fns, start_timeout=WAIT_S)  # "same": the envs' spaces differ
 
 
+def test_observation_mode_spaces_are_used_as_given(cluster: Any) -> None:
+    single = Box(0, 200, (1,), np.float32)
+    mode = (batch_space(single, NUM_ENVS), single)
+    fns = [ranged(i) for i in range(NUM_ENVS)]
+    ours = RayVectorEnv(fns, observation_mode=mode, start_timeout=WAIT_S)
+    theirs = SyncVectorEnv(fns, observation_mode=mode)
+    try:
+        assert ours.single_observation_space == single
+        assert ours.observation_space == mode[0]
+        assert_same_batch(ours.reset(seed=0), theirs.reset(seed=0))
+        for _ in range(4):
+            actions = np.full(NUM_ENVS, 2, dtype=np.int64)
+            assert_same_batch(ours.step(actions), theirs.step(actions))
+    finally:
+        ours.close()
+        theirs.close()
+
+
 def test_different_mode_refuses_other_shapes(cluster: Any) -> None:
     fns = [ranged(0), ranged(1), lambda: CountingEnv(obs_type="discrete")]
     expected = re.escape(DIFFERENT_SPACE_MSG.split("{", 1)[0])

@@ -15,13 +15,18 @@ A Ray actor round trip costs ~1-3 ms on the 2-core development machine (see
 ``benchmarks/RESULTS.md``), hundreds of CartPole steps: per-step calls (:meth:`RayVectorEnv.step`,
 :meth:`RayVectorEnv.send` / :meth:`RayVectorEnv.recv`) move one batch per host per call, and
 :meth:`RayVectorEnv.rollout` amortises the round trip over ``num_steps`` env steps per host.
+Observations of a space that does not batch into arrays (Text, Graph, Sequence, custom spaces)
+travel as one value per env and are batched on the driver with ``concatenate``, as SyncVectorEnv
+batches them (:mod:`vecgym.vector._ray.observations`).
 
 Failures map onto AsyncVectorEnv's types and restart contract: an env's exception comes back with
 its type (``__cause__`` the remote traceback, the message naming host, node and env); a dead host
 (actor died, node lost, a worker process of its local vector env died) raises
 :class:`vecgym.error.WorkerDied`; a wait past its timeout raises :class:`vecgym.error.WaitTimeout`;
-``on_worker_failure="restart"`` restarts the host actor through Ray (``max_restarts``) and resets
-its envs with :func:`vecgym.vector.async_vector_env.restart_seed` seeds.
+``on_worker_failure="restart"`` restarts the host actor through Ray (``max_restarts``; soft node
+affinity, so a host whose node was lost comes back on a node with its CPUs free, or raises
+``WorkerDied`` when none has them within ``start_timeout``) and resets its envs with
+:func:`vecgym.vector.async_vector_env.restart_seed` seeds.
 
 Security: the env functions are pickled and run on the cluster's nodes, and anyone who can reach
 a Ray cluster's ports can run code on it. Never expose a Ray cluster to untrusted networks; see
@@ -119,7 +124,10 @@ class RayVectorEnv(RayHosts):
         on_worker_failure: ``"raise"`` or ``"restart"`` (see :meth:`step_wait`).
         step_timeout: seconds a wait lasts when called without a timeout (``None``: no limit); in
             ``"restart"`` mode a host that takes longer is killed and restarted.
-        start_timeout: seconds to wait for the hosts to start.
+        start_timeout: seconds to wait for the hosts to start, and for a restarted host to come
+            back (``None``: no limit at start, ``RESTART_TIMEOUT_S`` for a restart). A host that
+            Ray cannot place again in time (e.g. its node was lost and no other node has the
+            CPUs it reserves free) raises :class:`vecgym.error.WorkerDied`.
         ray_init_kwargs: extra keyword arguments of ``ray.init`` when this class calls it.
         observation_mode: ``"same"``, ``"different"`` or ``(observation_space,
             single_observation_space)``, as in :class:`vecgym.vector.SyncVectorEnv`.
@@ -421,6 +429,20 @@ class RayVectorEnv(RayHosts):
         :attr:`Rollout.extras`. One Ray call per host per rollout: this amortises Ray's round trip
         over ``num_steps`` steps. Episodes continue across calls and with :meth:`step`.
 
+        Observations come back stacked as ``(T, n, ...)`` arrays; for an observation space that
+        does not batch into arrays (Text, Graph, Sequence, OneOf, custom spaces, alone or in a
+        Dict / Tuple) :attr:`Rollout.observations` is a list of ``T`` batches, each what
+        :meth:`step` returns for that space, and the policy receives such a batch.
+
+        In the ``DISABLED`` autoreset mode a host never steps an env whose episode has ended
+        (in this rollout, an earlier one or a :meth:`step`): from then on its rows are not
+        stepped (:attr:`Rollout.stepped` is ``False``; reward 0, no flags, no infos, its last
+        observation, zero actions and extras) until ``reset(options={"reset_mask": ...})``
+        resets it, and a host whose envs have all ended stops calling the policy. The rows that
+        were stepped are exactly those of stepping each env on its own with
+        ``SyncVectorEnv(autoreset_mode="Disabled")`` while its episode runs; :meth:`step` still
+        refuses (``ResetNeeded``) an env that ended.
+
         Args:
             policy: ``policy(obs) -> actions`` or ``(actions, extras)``; it must be deterministic
                 in ``obs`` for results to match a sequential run.
@@ -434,7 +456,7 @@ class RayVectorEnv(RayHosts):
             ``infos[0]["worker_restarted"]``).
 
         Raises:
-            ValueError: a bad ``num_steps`` or the ``DISABLED`` autoreset mode.
+            ValueError: a bad ``num_steps``.
             ResetNeeded: some env was never reset.
         """
         self.rollout_async(policy, num_steps)

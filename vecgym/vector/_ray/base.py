@@ -470,9 +470,11 @@ class RayHosts(SubEnvsVectorEnv[Any, Any, np.ndarray]):
             host.instance = instance
             host.node = node[:12] or host.node
             host.restarts += 1
+            # DISABLED: envs left "truncated" (pending) must be reset first, as the host knows
+            ended = pending and self.autoreset_mode is AutoresetMode.DISABLED
             for i in host.envs:
                 self._was_reset[i] = True
-                self._ended[i] = False
+                self._ended[i] = ended
             return obs, infos, instance
         failed = self._restart_failed(k, self._shortage(k, how), limit)
         self._broken = failed

@@ -354,8 +354,8 @@ class VectorHost:
             return self._step_ids(np.arange(self.count), actions, batched_infos=True)
         obs, rewards, terminated, truncated, infos = self._env().step(actions)
         self.obs.write(slice(None), self.obs.wire_of(obs, self.count))
-        if self.mode is AutoresetMode.DISABLED:
-            self.ended |= terminated | truncated
+        if self.mode is AutoresetMode.DISABLED:  # the driver steps running episodes only
+            self.ended[:] = terminated | truncated
         return self.obs.wire(), rewards, terminated, truncated, infos
 
     def step_subset(self, ids: np.ndarray, actions: Any) -> tuple[str, Any]:
@@ -402,7 +402,7 @@ class VectorHost:
                     obs_i, rewards[j], terminated[j], truncated[j], infos[j] = autos[i].step(action)
                     self.obs.write_one(i, obs_i)
         if self.mode is AutoresetMode.DISABLED:
-            self.ended[ids] |= terminated | truncated
+            self.ended[ids] = terminated | truncated
         if not batched_infos:
             return self.obs.wire(ids), rewards, terminated, truncated, infos
         batched: dict[str, Any] = {}
