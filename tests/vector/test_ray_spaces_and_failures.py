@@ -33,6 +33,7 @@ from vecgym.spaces import Box, Dict, Discrete, Space, Text
 from vecgym.vector import RayVectorEnv, SyncVectorEnv
 from vecgym.vector.ray_vector_env import DIFFERENT_SPACE_MSG, NO_CPUS_FOR_RESTART
 from vecgym.vector.utils import batch_space, concatenate, create_empty_array, iterate
+from vecgym.vector.vector_env import AutoresetMode
 
 try:
     import ray
@@ -138,6 +139,26 @@ def test_unbatchable_spaces_match_sync(cluster: Any, key: str, workers: int) -> 
         space = theirs.single_observation_space
         assert_same_batch(obs, rows_of(space, full[0], [1, 3]), "recv observations")
         assert_same_batch(rewards, full[1][[1, 3]], "recv rewards")
+    finally:
+        ours.close()
+        theirs.close()
+
+
+@pytest.mark.parametrize("mode", list(AutoresetMode), ids=lambda m: m.value)
+def test_unbatchable_spaces_in_every_autoreset_mode(cluster: Any, mode: AutoresetMode) -> None:
+    fns = space_fns(RAY_SPACES["dict_with_text"])
+    ours = RayVectorEnv(fns, autoreset_mode=mode, start_timeout=WAIT_S)
+    theirs = SyncVectorEnv(fns, autoreset_mode=mode)
+    try:
+        assert_same_batch(ours.reset(seed=2), theirs.reset(seed=2), "reset")
+        for t in range(7):
+            actions = np.arange(NUM_ENVS) % 3
+            result = ours.step(actions)
+            assert_same_batch(result, theirs.step(actions), f"step {t}")
+            ended = result[2] | result[3]
+            if mode is AutoresetMode.DISABLED and ended.any():
+                options = {"reset_mask": ended}
+                assert_same_batch(ours.reset(options=options), theirs.reset(options=options))
     finally:
         ours.close()
         theirs.close()
