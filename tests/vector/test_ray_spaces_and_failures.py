@@ -357,6 +357,10 @@ def assert_actors_gone(actors: list[Any]) -> None:
             ray.get(actor.ping.remote(), timeout=WAIT_S)
 
 
+def ones_policy(obs: np.ndarray) -> np.ndarray:
+    return np.ones(len(obs), dtype=np.int64)
+
+
 def test_restart_after_node_loss_moves_the_host(cluster: Any) -> None:
     node = cluster.add_node(num_cpus=1)
     cluster.wait_for_nodes()
@@ -393,6 +397,12 @@ def test_restart_after_node_loss_moves_the_host(cluster: Any) -> None:
         obs, *_ = envs.step(np.ones(6, dtype=np.int64))
         assert obs[rows].ravel().tolist() == [1.0] * len(rows)
         assert obs[others].ravel().tolist() == [4.0] * len(others)
+        batch = envs.rollout(ones_policy, 2)  # the moved host runs rollouts too
+        assert batch.observations[:, rows, 0].tolist() == [[1.0] * len(rows), [2.0] * len(rows)]
+        assert batch.observations[:, others, 0].tolist() == [
+            [4.0] * len(others),
+            [5.0] * len(others),
+        ]
         actors = [host.actor for host in envs.hosts]
     finally:
         if envs is not None:
