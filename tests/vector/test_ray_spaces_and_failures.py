@@ -31,7 +31,11 @@ from tests.vector.test_async_differential import SPACES, SpaceEnv
 from vecgym import error
 from vecgym.spaces import Box, Dict, Discrete, Space, Text
 from vecgym.vector import RayVectorEnv, SyncVectorEnv
-from vecgym.vector.ray_vector_env import DIFFERENT_SPACE_MSG, NO_CPUS_FOR_RESTART
+from vecgym.vector.ray_vector_env import (
+    ACTION_SPACE_MSG,
+    DIFFERENT_SPACE_MSG,
+    NO_CPUS_FOR_RESTART,
+)
 from vecgym.vector.utils import batch_space, concatenate, create_empty_array, iterate
 from vecgym.vector.vector_env import AutoresetMode
 
@@ -244,6 +248,13 @@ def test_different_mode_refuses_other_shapes(cluster: Any) -> None:
     expected = re.escape(DIFFERENT_SPACE_MSG.split("{", 1)[0])
     with pytest.raises(RuntimeError, match=expected):
         RayVectorEnv(fns, observation_mode="different", start_timeout=WAIT_S)
+
+
+def test_actions_of_a_space_without_arrays_are_refused(cluster: Any) -> None:
+    fns = [lambda: SpaceEnv(Box(0, 1, (1,)), Text(3), 2)] * 2
+    expected = re.escape(ACTION_SPACE_MSG.split("{", 1)[0])
+    with pytest.raises(error.CustomSpaceError, match=expected):
+        RayVectorEnv(fns, start_timeout=WAIT_S)
 
 
 def test_bad_observation_mode_is_refused_before_ray(cluster: Any) -> None:

@@ -59,6 +59,7 @@ from vecgym.vector._ray import options
 from vecgym.vector._ray.base import RayHosts
 from vecgym.vector._ray.batches import Rollout, place_infos
 from vecgym.vector._ray.cluster import import_ray
+from vecgym.vector._ray.messages import ACTION_SPACE_MSG as ACTION_SPACE_MSG
 from vecgym.vector._ray.messages import ACTIONS_LENGTH_MSG as ACTIONS_LENGTH_MSG
 from vecgym.vector._ray.messages import BROKEN_MSG as BROKEN_MSG
 from vecgym.vector._ray.messages import CLOSE_TIMEOUT_S as CLOSE_TIMEOUT_S
@@ -92,7 +93,7 @@ from vecgym.vector._ray.options import NUM_HOSTS_MSG as NUM_HOSTS_MSG
 from vecgym.vector._ray.options import ON_FAILURE_MSG as ON_FAILURE_MSG
 from vecgym.vector._ray.options import TIMEOUT_ARG_MSG as TIMEOUT_ARG_MSG
 from vecgym.vector._ray.options import WORKERS_MSG as WORKERS_MSG
-from vecgym.vector.utils import batch_differing_spaces, batch_space
+from vecgym.vector.utils import batch_differing_spaces, batch_space, is_array_batchable
 from vecgym.vector.vector_env import AutoresetMode
 
 __all__ = ["RayVectorEnv", "Rollout"]
@@ -131,6 +132,9 @@ class RayVectorEnv(RayHosts):
         ray_init_kwargs: extra keyword arguments of ``ray.init`` when this class calls it.
         observation_mode: ``"same"``, ``"different"`` or ``(observation_space,
             single_observation_space)``, as in :class:`vecgym.vector.SyncVectorEnv`.
+
+    Raises:
+        CustomSpaceError: the action space does not batch into arrays (actions travel as arrays).
 
     Observations of any space are batched as SyncVectorEnv batches them: spaces whose values have
     a fixed size (Box, Discrete, MultiDiscrete, MultiBinary, Dict / Tuple of them) into
@@ -220,6 +224,8 @@ class RayVectorEnv(RayHosts):
                         )
                     )
         self.single_action_space = first["single_action_space"]
+        if not is_array_batchable(self.single_action_space):
+            raise error.CustomSpaceError(ACTION_SPACE_MSG.format(self.single_action_space))
         self.single_observation_space, self.observation_space = self._observation_spaces()
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self.metadata = dict(first["metadata"])
