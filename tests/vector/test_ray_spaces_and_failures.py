@@ -26,6 +26,7 @@ import pytest
 
 import vecgym
 from tests.support.counting_env import CountingEnv
+from tests.support.crashing_envs import DyingEnv
 from tests.vector.helpers import assert_same_batch
 from tests.vector.test_async_differential import SPACES, SpaceEnv
 from vecgym import error
@@ -166,6 +167,35 @@ def test_unbatchable_spaces_in_every_autoreset_mode(cluster: Any, mode: Autorese
     finally:
         ours.close()
         theirs.close()
+
+
+def texting(die_at: int | None) -> Any:
+    """A DyingEnv whose observation is the text ``"c<count>"``."""
+
+    def make() -> Any:
+        env = DyingEnv(die_at=die_at, how="exit")
+        return vecgym.wrappers.TransformObservation(env, lambda o: f"c{int(o[0])}", Text(4))
+
+    return make
+
+
+def test_unbatchable_restart_reports_the_reset_values(cluster: Any) -> None:
+    fns = [texting(None), texting(None), texting(2), texting(None)]
+    envs = RayVectorEnv(fns, on_worker_failure="restart", start_timeout=WAIT_S)
+    try:
+        assert envs.reset(seed=0)[0] == ("c0",) * 4
+        envs.step(np.ones(4, dtype=np.int64))
+        obs, rewards, _, truncated, infos = envs.step(np.ones(4, dtype=np.int64))
+        assert obs == ("c2", "c2", "c0", "c0")  # host 1 died at its envs' second step
+        assert truncated.tolist() == [False, False, True, True]
+        assert infos["worker_restarted"].tolist() == [False, False, True, True]
+        assert rewards.tolist() == [1.0, 1.0, 0.0, 0.0]
+        envs.send(np.ones(2, dtype=np.int64), [0, 2])  # the autoreset step of env 2
+        obs, *_, ids = envs.recv(timeout=WAIT_S)
+        assert (obs, ids.tolist()) == (("c3", "c0"), [0, 2])
+        assert envs.observations == ("c3", "c2", "c0", "c0")
+    finally:
+        envs.close()
 
 
 @pytest.mark.parametrize("key", ["text", "dict_with_text", "custom"])
