@@ -371,6 +371,34 @@ def test_disabled_rollout_never_steps_a_finished_env(cluster: Any, workers: int)
             ref.close()
 
 
+def test_disabled_pipelined_rollouts_continue_each_other(cluster: Any) -> None:
+    fns = [(lambda i=i: CountingEnv(terminate_at=2 + i, info_every=2)) for i in range(4)]
+    kwargs: dict[str, Any] = {"autoreset_mode": "Disabled", "start_timeout": WAIT_S}
+    # two vector envs at once: each host reserves half of its node's CPU
+    ours = RayVectorEnv(fns, cpus_per_host=0.5, **kwargs)
+    try:
+        reference = RayVectorEnv(fns, cpus_per_host=0.5, **kwargs)
+    except BaseException:
+        ours.close()
+        raise
+    try:
+        ours.reset(seed=0)
+        reference.reset(seed=0)
+        ours.rollout_async(count_policy, 2)
+        ours.rollout_async(count_policy, 2)  # queued: envs ended in the first stay ended
+        first, second = ours.rollout_wait(WAIT_S), ours.rollout_wait(WAIT_S)
+        whole = reference.rollout(count_policy, 4)
+        for name in ("observations", "actions", "rewards", "terminations", "stepped"):
+            joined = np.concatenate([getattr(first, name), getattr(second, name)])
+            np.testing.assert_array_equal(joined, getattr(whole, name), err_msg=name)
+        assert whole.stepped.sum(axis=0).tolist() == [2, 3, 4, 4]
+        with pytest.raises(error.ResetNeeded):
+            ours.step(np.zeros(4, dtype=np.int64))
+    finally:
+        ours.close()
+        reference.close()
+
+
 def test_disabled_rollout_with_every_env_finished_calls_no_policy(cluster: Any) -> None:
     fns = [lambda: CountingEnv(terminate_at=1)] * 2
     envs = RayVectorEnv(fns, autoreset_mode="Disabled", start_timeout=WAIT_S)
