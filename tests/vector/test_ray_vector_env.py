@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import importlib
 import os
-import re
 import sys
 import textwrap
 from collections.abc import Iterator
@@ -34,7 +33,7 @@ from vecgym.spaces import Box, Dict
 from vecgym.vector import RayVectorEnv, SyncVectorEnv
 from vecgym.vector.async_vector_env import RemoteTraceback, restart_seed
 from vecgym.vector.autoreset import AutoresetEnv
-from vecgym.vector.ray_vector_env import RAY_MISSING_MSG, ROLLOUT_DISABLED_MSG, Rollout
+from vecgym.vector.ray_vector_env import RAY_MISSING_MSG, Rollout
 from vecgym.vector.vector_env import AutoresetMode
 
 try:
@@ -277,16 +276,6 @@ def test_pipelined_rollouts_continue_each_other(cluster: Any) -> None:
     finally:
         ours.close()
         reference.close()
-
-
-def test_rollout_refuses_disabled_mode(cluster: Any) -> None:
-    envs = RayVectorEnv([counting(3)] * 2, autoreset_mode="Disabled", start_timeout=WAIT_S)
-    try:
-        envs.reset(seed=0)
-        with pytest.raises(ValueError, match=re.escape(ROLLOUT_DISABLED_MSG)):
-            envs.rollout(policy, 4)
-    finally:
-        envs.close()
 
 
 def test_call_attributes_render_and_make_vec(cluster: Any) -> None:

@@ -15,13 +15,18 @@ A Ray actor round trip costs ~1-3 ms on the 2-core development machine (see
 ``benchmarks/RESULTS.md``), hundreds of CartPole steps: per-step calls (:meth:`RayVectorEnv.step`,
 :meth:`RayVectorEnv.send` / :meth:`RayVectorEnv.recv`) move one batch per host per call, and
 :meth:`RayVectorEnv.rollout` amortises the round trip over ``num_steps`` env steps per host.
+Observations of a space that does not batch into arrays (Text, Graph, Sequence, custom spaces)
+travel as one value per env and are batched on the driver with ``concatenate``, as SyncVectorEnv
+batches them (:mod:`vecgym.vector._ray.observations`).
 
 Failures map onto AsyncVectorEnv's types and restart contract: an env's exception comes back with
 its type (``__cause__`` the remote traceback, the message naming host, node and env); a dead host
 (actor died, node lost, a worker process of its local vector env died) raises
 :class:`vecgym.error.WorkerDied`; a wait past its timeout raises :class:`vecgym.error.WaitTimeout`;
-``on_worker_failure="restart"`` restarts the host actor through Ray (``max_restarts``) and resets
-its envs with :func:`vecgym.vector.async_vector_env.restart_seed` seeds.
+``on_worker_failure="restart"`` restarts the host actor through Ray (``max_restarts``; soft node
+affinity, so a host whose node was lost comes back on a node with its CPUs free, or raises
+``WorkerDied`` when none has them within ``start_timeout``) and resets its envs with
+:func:`vecgym.vector.async_vector_env.restart_seed` seeds.
 
 Security: the env functions are pickled and run on the cluster's nodes, and anyone who can reach
 a Ray cluster's ports can run code on it. Never expose a Ray cluster to untrusted networks; see
@@ -43,8 +48,10 @@ import numpy.typing as npt
 
 from vecgym import error
 from vecgym.core.env import Env, RenderFrame
+from vecgym.core.spaces.space import Space
+from vecgym.core.spaces.utils import is_space_dtype_shape_equiv
 from vecgym.vector._arguments import normalize_indices, normalize_seeds, split_reset_options
-from vecgym.vector._async.batch import copy_rows, select_info, select_rows
+from vecgym.vector._async.batch import select_info, select_rows
 from vecgym.vector._async.scheduler import ENV_IDS_MSG as ENV_IDS_MSG
 from vecgym.vector._async.scheduler import EnvSlot, mark_running, select_env_ids
 from vecgym.vector._boundary import check_not_before_reset, make_action_check
@@ -52,13 +59,16 @@ from vecgym.vector._ray import options
 from vecgym.vector._ray.base import RayHosts
 from vecgym.vector._ray.batches import Rollout, place_infos
 from vecgym.vector._ray.cluster import import_ray
+from vecgym.vector._ray.messages import ACTION_SPACE_MSG as ACTION_SPACE_MSG
 from vecgym.vector._ray.messages import ACTIONS_LENGTH_MSG as ACTIONS_LENGTH_MSG
 from vecgym.vector._ray.messages import BROKEN_MSG as BROKEN_MSG
 from vecgym.vector._ray.messages import CLOSE_TIMEOUT_S as CLOSE_TIMEOUT_S
 from vecgym.vector._ray.messages import CLOSED_MSG as CLOSED_MSG
+from vecgym.vector._ray.messages import DIFFERENT_SPACE_MSG as DIFFERENT_SPACE_MSG
 from vecgym.vector._ray.messages import HOST_DIED_MSG as HOST_DIED_MSG
 from vecgym.vector._ray.messages import INLINE_POLICY_BYTES as INLINE_POLICY_BYTES
 from vecgym.vector._ray.messages import NO_ASYNC_MSG as NO_ASYNC_MSG
+from vecgym.vector._ray.messages import NO_CPUS_FOR_RESTART as NO_CPUS_FOR_RESTART
 from vecgym.vector._ray.messages import NO_NODES_MSG as NO_NODES_MSG
 from vecgym.vector._ray.messages import NOTHING_IN_FLIGHT_MSG as NOTHING_IN_FLIGHT_MSG
 from vecgym.vector._ray.messages import NUM_STEPS_MSG as NUM_STEPS_MSG
@@ -69,14 +79,13 @@ from vecgym.vector._ray.messages import REMOTE_NOTE as REMOTE_NOTE
 from vecgym.vector._ray.messages import RESTART_FAILED_MSG as RESTART_FAILED_MSG
 from vecgym.vector._ray.messages import RESTART_TIMEOUT_S as RESTART_TIMEOUT_S
 from vecgym.vector._ray.messages import RESTARTED_DURING_MSG as RESTARTED_DURING_MSG
-from vecgym.vector._ray.messages import ROLLOUT_DISABLED_MSG as ROLLOUT_DISABLED_MSG
 from vecgym.vector._ray.messages import SET_ATTR_LENGTH_MSG as SET_ATTR_LENGTH_MSG
-from vecgym.vector._ray.messages import SPACE_MSG as SPACE_MSG
 from vecgym.vector._ray.messages import SPACES_DIFFER_MSG as SPACES_DIFFER_MSG
 from vecgym.vector._ray.messages import START_TIMEOUT_MSG as START_TIMEOUT_MSG
 from vecgym.vector._ray.messages import START_TIMEOUT_S as START_TIMEOUT_S
 from vecgym.vector._ray.messages import TIMEOUT_MSG as TIMEOUT_MSG
 from vecgym.vector._ray.messages import WORKER_ERROR_MSG as WORKER_ERROR_MSG
+from vecgym.vector._ray.observations import ObsStore
 from vecgym.vector._ray.options import BATCH_SIZE_MSG as BATCH_SIZE_MSG
 from vecgym.vector._ray.options import CPUS_MSG as CPUS_MSG
 from vecgym.vector._ray.options import ENV_FNS_MSG as ENV_FNS_MSG
@@ -84,7 +93,7 @@ from vecgym.vector._ray.options import NUM_HOSTS_MSG as NUM_HOSTS_MSG
 from vecgym.vector._ray.options import ON_FAILURE_MSG as ON_FAILURE_MSG
 from vecgym.vector._ray.options import TIMEOUT_ARG_MSG as TIMEOUT_ARG_MSG
 from vecgym.vector._ray.options import WORKERS_MSG as WORKERS_MSG
-from vecgym.vector.utils import batch_space, create_empty_array, is_array_batchable
+from vecgym.vector.utils import batch_differing_spaces, batch_space, is_array_batchable
 from vecgym.vector.vector_env import AutoresetMode
 
 __all__ = ["RayVectorEnv", "Rollout"]
@@ -116,8 +125,22 @@ class RayVectorEnv(RayHosts):
         on_worker_failure: ``"raise"`` or ``"restart"`` (see :meth:`step_wait`).
         step_timeout: seconds a wait lasts when called without a timeout (``None``: no limit); in
             ``"restart"`` mode a host that takes longer is killed and restarted.
-        start_timeout: seconds to wait for the hosts to start.
+        start_timeout: seconds to wait for the hosts to start, and for a restarted host to come
+            back (``None``: no limit at start, ``RESTART_TIMEOUT_S`` for a restart). A host that
+            Ray cannot place again in time (e.g. its node was lost and no other node has the
+            CPUs it reserves free) raises :class:`vecgym.error.WorkerDied`.
         ray_init_kwargs: extra keyword arguments of ``ray.init`` when this class calls it.
+        observation_mode: ``"same"``, ``"different"`` or ``(observation_space,
+            single_observation_space)``, as in :class:`vecgym.vector.SyncVectorEnv`.
+
+    Raises:
+        CustomSpaceError: the action space does not batch into arrays (actions travel as arrays).
+
+    Observations of any space are batched as SyncVectorEnv batches them: spaces whose values have
+    a fixed size (Box, Discrete, MultiDiscrete, MultiBinary, Dict / Tuple of them) into
+    preallocated arrays; Text, Graph, Sequence, OneOf and custom spaces (alone or inside a Dict /
+    Tuple) with :func:`~vecgym.vector.utils.concatenate` (a tuple of the envs' values), the
+    hosts sending one value per env.
 
     Example:
         >>> import vecgym as gym
@@ -145,6 +168,7 @@ class RayVectorEnv(RayHosts):
         step_timeout: float | None = None,
         start_timeout: float | None = START_TIMEOUT_S,
         ray_init_kwargs: dict[str, Any] | None = None,
+        observation_mode: str | tuple[Space[Any], Space[Any]] = "same",
     ) -> None:
         self.closed = False
         self.hosts = []
@@ -161,8 +185,10 @@ class RayVectorEnv(RayHosts):
             step_timeout=step_timeout,
             start_timeout=start_timeout,
             batch_size=batch_size,
+            observation_mode=observation_mode,
         )
         self.env_fns = env_fns
+        self.observation_mode = observation_mode
         self.num_envs = checked.num_envs
         self.step_timeout = checked.step_timeout
         self.start_timeout = checked.start_timeout
@@ -188,26 +214,25 @@ class RayVectorEnv(RayHosts):
     def _setup(self) -> None:
         first = self._descriptions[0]
         for k, other in enumerate(self._descriptions[1:], start=1):
-            for key in ("single_observation_space", "single_action_space"):
+            keys = ["single_observation_space"] if self.observation_mode == "same" else []
+            keys.append("single_action_space")
+            for key in keys:
                 if other[key] != first[key]:
                     raise RuntimeError(
                         SPACES_DIFFER_MSG.format(
                             what=key.split("_")[1], host=k, theirs=other[key], ours=first[key]
                         )
                     )
-        self.single_observation_space = first["single_observation_space"]
         self.single_action_space = first["single_action_space"]
-        if not is_array_batchable(self.single_observation_space):
-            raise error.CustomSpaceError(SPACE_MSG.format(self.single_observation_space))
-        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        if not is_array_batchable(self.single_action_space):
+            raise error.CustomSpaceError(ACTION_SPACE_MSG.format(self.single_action_space))
+        self.single_observation_space, self.observation_space = self._observation_spaces()
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self.metadata = dict(first["metadata"])
         self.metadata["autoreset_mode"] = self.autoreset_mode
         self.render_mode = first["render_mode"]
         self._action_check = make_action_check(self.single_action_space, self.check_actions)
-        self.observations = create_empty_array(
-            self.single_observation_space, self.num_envs, fn=np.zeros
-        )
+        self._obs = ObsStore(self.single_observation_space, self.num_envs)
         self._rewards = np.zeros(self.num_envs, dtype=np.float64)
         self._terminated = np.zeros(self.num_envs, dtype=np.bool_)
         self._truncated = np.zeros(self.num_envs, dtype=np.bool_)
@@ -218,6 +243,20 @@ class RayVectorEnv(RayHosts):
         self._ready = []
         self._pool_infos = {}
         self._last_recv = None
+
+    def _observation_spaces(self) -> tuple[Space[Any], Space[Any]]:
+        """``(single_observation_space, observation_space)`` as ``observation_mode`` says."""
+        mode = self.observation_mode
+        if isinstance(mode, tuple):
+            return mode[1], mode[0]
+        single = self._descriptions[0]["single_observation_space"]
+        if mode == "same":
+            return single, batch_space(single, self.num_envs)
+        spaces = [s for d in self._descriptions for s in d["observation_spaces"]]
+        for i, space in enumerate(spaces):
+            if not is_space_dtype_shape_equiv(space, single):
+                raise RuntimeError(DIFFERENT_SPACE_MSG.format(single=single, env=i, theirs=space))
+        return single, batch_differing_spaces(spaces)
 
     # --- properties ------------------------------------------------------------------------------
     @property
@@ -292,9 +331,7 @@ class RayVectorEnv(RayHosts):
                 )
             obs, host_infos, _ = payload
             local = mask[rows]
-            copy_rows(
-                self.observations, np.arange(host.start, host.stop)[local], select_rows(obs, local)
-            )
+            self._obs.write(np.arange(host.start, host.stop)[local], self._obs.pick(obs, local))
             infos = place_infos(infos, host_infos, rows, self.num_envs)
         self._was_reset[mask] = True
         self._ended[mask] = False
@@ -358,7 +395,7 @@ class RayVectorEnv(RayHosts):
                 infos = self._restart_rows(k, infos)
                 continue
             obs, rewards, terminated, truncated, host_infos = payload
-            copy_rows(self.observations, rows, obs)
+            self._obs.write(rows, obs)
             self._rewards[rows] = rewards
             self._terminated[rows] = terminated
             self._truncated[rows] = truncated
@@ -374,7 +411,7 @@ class RayVectorEnv(RayHosts):
         host = self.hosts[k]
         rows = slice(host.start, host.stop)
         obs, reset_infos, _ = self._restart(k, self._restart_seeds(k), self._owes_autoreset())
-        copy_rows(self.observations, rows, obs)
+        self._obs.write(rows, obs)
         self._rewards[rows] = 0.0
         self._terminated[rows] = False
         self._truncated[rows] = True
@@ -398,6 +435,20 @@ class RayVectorEnv(RayHosts):
         :attr:`Rollout.extras`. One Ray call per host per rollout: this amortises Ray's round trip
         over ``num_steps`` steps. Episodes continue across calls and with :meth:`step`.
 
+        Observations come back stacked as ``(T, n, ...)`` arrays; for an observation space that
+        does not batch into arrays (Text, Graph, Sequence, OneOf, custom spaces, alone or in a
+        Dict / Tuple) :attr:`Rollout.observations` is a list of ``T`` batches, each what
+        :meth:`step` returns for that space, and the policy receives such a batch.
+
+        In the ``DISABLED`` autoreset mode a host never steps an env whose episode has ended
+        (in this rollout, an earlier one or a :meth:`step`): from then on its rows are not
+        stepped (:attr:`Rollout.stepped` is ``False``; reward 0, no flags, no infos, its last
+        observation, zero actions and extras) until ``reset(options={"reset_mask": ...})``
+        resets it, and a host whose envs have all ended stops calling the policy. The rows that
+        were stepped are exactly those of stepping each env on its own with
+        ``SyncVectorEnv(autoreset_mode="Disabled")`` while its episode runs; :meth:`step` still
+        refuses (``ResetNeeded``) an env that ended.
+
         Args:
             policy: ``policy(obs) -> actions`` or ``(actions, extras)``; it must be deterministic
                 in ``obs`` for results to match a sequential run.
@@ -411,7 +462,7 @@ class RayVectorEnv(RayHosts):
             ``infos[0]["worker_restarted"]``).
 
         Raises:
-            ValueError: a bad ``num_steps`` or the ``DISABLED`` autoreset mode.
+            ValueError: a bad ``num_steps``.
             ResetNeeded: some env was never reset.
         """
         self.rollout_async(policy, num_steps)
@@ -431,8 +482,6 @@ class RayVectorEnv(RayHosts):
             raise ValueError(NUM_STEPS_MSG.format(num_steps))
         if num_steps < 1:
             raise ValueError(NUM_STEPS_MSG.format(num_steps))
-        if self.autoreset_mode is AutoresetMode.DISABLED:
-            raise ValueError(ROLLOUT_DISABLED_MSG)
         check_not_before_reset(self._was_reset)
         self._discard_pool()
         policy_ref = self._ship(policy)
@@ -575,7 +624,7 @@ class RayVectorEnv(RayHosts):
             if info:
                 infos = self._add_info(infos, info, i)
         infos = select_info(infos, ids)
-        obs = select_rows(self.observations, ids)  # fancy indexing: a copy
+        obs = self._obs.out(self.copy, ids)  # a new batch
         terminated, truncated = self._terminated[ids], self._truncated[ids]
         if self.autoreset_mode is AutoresetMode.DISABLED:
             self._ended[ids] |= terminated | truncated

@@ -14,7 +14,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vecgym import error, logger
-from vecgym.vector._async.batch import copy_rows, copy_tree
+from vecgym.vector._async.batch import copy_rows
 from vecgym.vector._async.exits import revive_remote_error
 from vecgym.vector._async.placement import split_slices
 from vecgym.vector._async.scheduler import EnvSlot
@@ -30,6 +30,7 @@ from vecgym.vector._ray.messages import (
     CLOSED_MSG,
     HOST_DIED_MSG,
     NO_ASYNC_MSG,
+    NO_CPUS_FOR_RESTART,
     NO_NODES_MSG,
     PENDING_MSG,
     POOL_BUSY_MSG,
@@ -41,6 +42,7 @@ from vecgym.vector._ray.messages import (
     TIMEOUT_MSG,
     WORKER_ERROR_MSG,
 )
+from vecgym.vector._ray.observations import ObsStore
 from vecgym.vector.autoreset import STEP_AFTER_END_MSG
 from vecgym.vector.vector_env import AutoresetMode, SubEnvsVectorEnv
 
@@ -59,7 +61,8 @@ class RayHosts(SubEnvsVectorEnv[Any, Any, np.ndarray]):
     autoreset_mode: AutoresetMode
     restart_entropy: int
     cpus_per_host: list[float]
-    observations: Any
+    observation_mode: Any
+    _obs: ObsStore
     _ray: Any
     _owns_ray: bool
     _broken: BaseException | None
@@ -135,7 +138,14 @@ class RayHosts(SubEnvsVectorEnv[Any, Any, np.ndarray]):
                 max_restarts=-1 if restart else 0,
                 max_task_retries=0,
                 name=None,
-            ).remote(list(self.env_fns[a:b]), a, self.autoreset_mode.value, workers, False)
+            ).remote(
+                list(self.env_fns[a:b]),
+                a,
+                self.autoreset_mode.value,
+                workers,
+                False,
+                self.observation_mode,
+            )
             self.hosts.append(HostSlot(actor=actor, start=a, stop=b, node=node[:12]))
             self.cpus_per_host.append(cpus)
         refs = [host.actor.describe.remote() for host in self.hosts]
@@ -162,27 +172,25 @@ class RayHosts(SubEnvsVectorEnv[Any, Any, np.ndarray]):
     def _assemble(
         self, results: dict[int, Any], num_steps: int, restarted: npt.NDArray[np.bool_]
     ) -> Rollout:
-        first = results[0]
         n = self.num_envs
-        observations = widen(first["observations"], num_steps, n)
-        actions = widen(first["actions"], num_steps, n)
-        extras = None if first["extras"] is None else widen(first["extras"], num_steps, n)
-        rewards = np.empty((num_steps, n), dtype=np.float64)
-        terminated = np.empty((num_steps, n), dtype=np.bool_)
-        truncated = np.empty((num_steps, n), dtype=np.bool_)
+        payloads = [results[k] for k in sorted(results)]
+        actions = widen(payloads[0]["actions"], num_steps, n)
+        with_extras = [p["extras"] for p in payloads if p["extras"] is not None]
+        extras = widen(with_extras[0], num_steps, n) if with_extras else None
+        flags: dict[str, Any] = {
+            name: np.zeros((num_steps, n), dtype=np.float64 if name == "rewards" else np.bool_)
+            for name in ("rewards", "terminations", "truncations", "stepped")
+        }
         infos: list[dict[str, Any]] = [{} for _ in range(num_steps)]
         for k, payload in results.items():
             host = self.hosts[k]
             rows = slice(host.start, host.stop)
-            cols = (slice(None), rows)
-            copy_rows(observations, cols, payload["observations"])
-            copy_rows(actions, cols, payload["actions"])
-            if extras is not None:
-                copy_rows(extras, cols, payload["extras"])
-            rewards[:, rows] = payload["rewards"]
-            terminated[:, rows] = payload["terminations"]
-            truncated[:, rows] = payload["truncations"]
-            copy_rows(self.observations, rows, payload["next_observations"])
+            copy_rows(actions, (slice(None), rows), payload["actions"])
+            if extras is not None and payload["extras"] is not None:
+                copy_rows(extras, (slice(None), rows), payload["extras"])
+            for name, array in flags.items():
+                array[:, rows] = payload[name]
+            self._obs.write(rows, payload["next_observations"])
             for t, info in enumerate(payload["infos"]):
                 if info:
                     infos[t] = place_infos(infos[t], info, rows, n)
@@ -193,18 +201,39 @@ class RayHosts(SubEnvsVectorEnv[Any, Any, np.ndarray]):
                 slice(None),
                 n,
             )
+        if self.autoreset_mode is AutoresetMode.DISABLED:
+            self._ended |= (flags["terminations"] | flags["truncations"]).any(axis=0)
         return Rollout(
-            observations=observations,
+            observations=self._rollout_observations(results, num_steps),
             actions=actions,
-            rewards=rewards,
-            terminations=terminated,
-            truncations=truncated,
+            rewards=flags["rewards"],
+            terminations=flags["terminations"],
+            truncations=flags["truncations"],
             infos=infos,
             extras=extras,
             next_observations=self._observations_out(),
             restarted=restarted,
-            host_seconds=np.array([results[k]["seconds"] for k in sorted(results)]),
+            host_seconds=np.array([p["seconds"] for p in payloads]),
+            stepped=flags["stepped"],
         )
+
+    def _rollout_observations(self, results: dict[int, Any], num_steps: int) -> Any:
+        """The observations of a rollout: ``(T, n, ...)`` arrays, or (spaces that do not batch
+        into arrays) a list of ``T`` batches, each what :meth:`step` would have returned."""
+        n = self.num_envs
+        if self._obs.arrays:
+            observations = widen(results[0]["observations"], num_steps, n)
+            for k, payload in results.items():
+                rows = slice(self.hosts[k].start, self.hosts[k].stop)
+                copy_rows(observations, (slice(None), rows), payload["observations"])
+            return observations
+        steps: list[Any] = []
+        for t in range(num_steps):
+            values: list[Any] = [None] * n
+            for k, payload in results.items():
+                values[self.hosts[k].start : self.hosts[k].stop] = payload["observations"][t]
+            steps.append(self._obs.batch_of(values))
+        return steps
 
     # --- EnvPool-style asynchronous batches ------------------------------------------------------
     def _dispatch(self, k: int, env_ids: list[int], actions: Any) -> None:
@@ -231,7 +260,7 @@ class RayHosts(SubEnvsVectorEnv[Any, Any, np.ndarray]):
             raise self._rebuild(payload, k)
         obs, rewards, terminated, truncated, per_env = payload
         ids = np.asarray(env_ids, dtype=np.intp)
-        copy_rows(self.observations, ids, obs)
+        self._obs.write(ids, obs)
         self._rewards[ids] = rewards
         self._terminated[ids] = terminated
         self._truncated[ids] = truncated
@@ -261,7 +290,7 @@ class RayHosts(SubEnvsVectorEnv[Any, Any, np.ndarray]):
             if self._env_state[i] == EnvSlot.READY:
                 self._ready.remove(i)
         obs, reset_infos, _ = self._restart(k, self._restart_seeds(k), self._owes_autoreset(), kill)
-        copy_rows(self.observations, slice(host.start, host.stop), obs)
+        self._obs.write(slice(host.start, host.stop), obs)
         per_env = unbatch_info(reset_infos, host.stop - host.start)
         for i in report:
             self._rewards[i] = 0.0
@@ -407,12 +436,18 @@ class RayHosts(SubEnvsVectorEnv[Any, Any, np.ndarray]):
     def _restart(
         self, k: int, seeds: list[int | None], pending: bool, kill: bool = False
     ) -> tuple[Any, dict[str, Any], str]:
-        """Wait for Ray to restart host ``k`` (a new instance) and reset its envs with ``seeds``."""
+        """Wait for Ray to restart host ``k`` (a new instance) and reset its envs with ``seeds``.
+
+        Raises:
+            WorkerDied: the host did not come back within :meth:`_restart_limit` seconds (e.g.
+                no node has the CPUs it reserves free); the vector env is unusable then.
+        """
         host = self.hosts[k]
         if kill:
             self._kill_for_restart(k)
         ray = self._ray
-        deadline = time.monotonic() + RESTART_TIMEOUT_S
+        limit = self._restart_limit()
+        deadline = time.monotonic() + limit
         how = "no reply"
         while time.monotonic() < deadline:
             ref = host.actor.restarted.remote(seeds, pending)
@@ -427,27 +462,44 @@ class RayHosts(SubEnvsVectorEnv[Any, Any, np.ndarray]):
                 continue
             if status != "ok":
                 raise self._rebuild(payload, k)
-            obs, infos, instance = payload
+            obs, infos, instance, node = payload
             if instance == host.instance:  # the old instance answered: the kill has not landed
                 self._kill_for_restart(k)
                 time.sleep(0.1)
                 continue
             host.instance = instance
+            host.node = node[:12] or host.node
             host.restarts += 1
+            # DISABLED: envs left "truncated" (pending) must be reset first, as the host knows
+            ended = pending and self.autoreset_mode is AutoresetMode.DISABLED
             for i in host.envs:
                 self._was_reset[i] = True
-                self._ended[i] = False
+                self._ended[i] = ended
             return obs, infos, instance
-        failed = self._restart_failed(k, how)
+        failed = self._restart_failed(k, self._shortage(k, how), limit)
         self._broken = failed
         raise failed
 
-    def _restart_failed(self, k: int, how: str) -> error.WorkerDied:
+    def _restart_limit(self) -> float:
+        """Seconds a restart may take: ``start_timeout``, or ``RESTART_TIMEOUT_S`` without one."""
+        return RESTART_TIMEOUT_S if self.start_timeout is None else self.start_timeout
+
+    def _shortage(self, k: int, how: str) -> str:
+        """``how`` a restart failed, plus the likely cause when the cluster lacks the CPUs."""
+        with contextlib.suppress(Exception):
+            free = float(self._ray.available_resources().get("CPU", 0.0))
+            cpus = self.cpus_per_host[k]
+            if free < cpus:
+                return f"{how}; {NO_CPUS_FOR_RESTART.format(cpus=cpus, free=free)}"
+        return how
+
+    def _restart_failed(self, k: int, how: str, limit: float | None = None) -> error.WorkerDied:
         """The error for host ``k`` not coming back from a restart (no side effect)."""
         host = self.hosts[k]
+        timeout = self._restart_limit() if limit is None else limit
         return error.WorkerDied(
             RESTART_FAILED_MSG.format(
-                host=k, node=host.node, envs=host.envs, timeout=RESTART_TIMEOUT_S, how=how
+                host=k, node=host.node, envs=host.envs, timeout=timeout, how=how
             ),
             worker=k,
             env_indices=tuple(host.envs),
@@ -499,7 +551,12 @@ class RayHosts(SubEnvsVectorEnv[Any, Any, np.ndarray]):
         return calls
 
     def _observations_out(self) -> Any:
-        return copy_tree(self.observations) if self.copy else self.observations
+        return self._obs.out(self.copy)
+
+    @property
+    def observations(self) -> Any:
+        """The latest observations of every env: the driver's batch buffer (not a copy)."""
+        return self._obs.out(False)
 
     # --- closing ---------------------------------------------------------------------------------
     def close_extras(self, timeout: float | None = None, **kwargs: Any) -> None:

@@ -38,7 +38,10 @@ class Rollout:
     """The result of :meth:`RayVectorEnv.rollout` (``T = num_steps``, ``n = num_envs``).
 
     Attributes:
-        observations: what the policy saw at each step, ``(T, n, ...)`` (a tree for Dict / Tuple).
+        observations: what the policy saw at each step, ``(T, n, ...)`` (a tree for Dict / Tuple);
+            for an observation space that does not batch into arrays (Text, Graph, Sequence,
+            OneOf, custom spaces, or a Dict / Tuple holding one) a list of ``T`` batches, each
+            what :meth:`RayVectorEnv.step` returns for such a space.
         actions: the policy's actions, ``(T, n, ...)``.
         rewards: ``(T, n)`` float64.
         terminations: ``(T, n)`` bool.
@@ -50,6 +53,10 @@ class Rollout:
             are a rollout of fresh envs, started from their reset observation).
         host_seconds: ``(hosts,)``: how long each host spent running the rollout (policy and env
             steps), to compare with the call's wall time (the rest is Ray and the driver).
+        stepped: ``(T, n)`` bool: whether env ``i`` was stepped at step ``t``. Always ``True``
+            except in the ``DISABLED`` autoreset mode, where an env is not stepped once its
+            episode ended (in this rollout or before) until it is reset: its rows then hold its
+            last observation, zero actions and extras, reward 0, no flags and no infos.
     """
 
     observations: Any
@@ -62,16 +69,17 @@ class Rollout:
     next_observations: Any
     restarted: npt.NDArray[np.bool_] = field(default_factory=lambda: np.zeros(0, dtype=np.bool_))
     host_seconds: npt.NDArray[np.float64] = field(default_factory=lambda: np.zeros(0))
+    stepped: npt.NDArray[np.bool_] = field(default_factory=lambda: np.zeros((0, 0), dtype=np.bool_))
 
 
 def widen(host_tree: Any, num_steps: int, n: int) -> Any:
-    """An empty ``(T, n, ...)`` tree shaped like a host's ``(T, m, ...)`` tree."""
+    """A zeroed ``(T, n, ...)`` tree shaped like a host's ``(T, m, ...)`` tree."""
     if isinstance(host_tree, dict):
         return {key: widen(sub, num_steps, n) for key, sub in host_tree.items()}
     if isinstance(host_tree, tuple):
         return tuple(widen(sub, num_steps, n) for sub in host_tree)
     array = np.asarray(host_tree)
-    return np.empty((num_steps, n, *array.shape[2:]), dtype=array.dtype)
+    return np.zeros((num_steps, n, *array.shape[2:]), dtype=array.dtype)
 
 
 def concat_trees(parts: list[Any]) -> Any:

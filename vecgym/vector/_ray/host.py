@@ -30,16 +30,20 @@ import numpy as np
 from vecgym import error
 from vecgym.core.env import Env, Wrapper
 from vecgym.core.interop import as_vecgym_env
-from vecgym.vector._async.batch import copy_rows, select_rows, stack_trees
+from vecgym.vector._async.batch import select_rows
 from vecgym.vector._async.exits import RemoteTraceback
+from vecgym.vector._async.options import CUSTOM_SPACE_SHARED_MSG
+from vecgym.vector._ray.observations import ObsStore
+from vecgym.vector._ray.rollout import RolloutRecorder
 from vecgym.vector.async_vector_env import AsyncVectorEnv
 from vecgym.vector.sync_vector_env import SyncVectorEnv
-from vecgym.vector.utils import batch_space, create_empty_array, iterate
+from vecgym.vector.utils import batch_space, iterate
 from vecgym.vector.vector_env import AutoresetMode
 
 __all__ = ["HostFailure", "VectorHost", "start_method", "unbatch_info"]
 
 _ORIGIN_ATTR = "_vecgym_ray_origin"
+_CUSTOM_SPACE_PREFIX = CUSTOM_SPACE_SHARED_MSG.split("{", 1)[0]
 
 
 @dataclass
@@ -170,6 +174,50 @@ def unbatch_info(infos: dict[str, Any], count: int) -> list[dict[str, Any]]:
     return out
 
 
+def build_local(
+    fns: list[Callable[[], Any]],
+    mode: AutoresetMode,
+    num_workers: int,
+    check_actions: bool | str,
+    observation_mode: Any,
+) -> AsyncVectorEnv[Any, Any] | SyncVectorEnv[Any, Any]:
+    """A host's local vector env over its envs ``fns``.
+
+    ``observation_mode`` is the vector env's: ``"same"``, ``"different"`` or ``(observation_space,
+    single_observation_space)``, whose batched space (for all ``n`` envs) becomes the host's
+    ``batch_space(single, m)``. A local AsyncVectorEnv keeps observations in shared memory, unless
+    their space is a custom one (which Gymnasium refuses there): it is then built again with
+    ``shared_memory=False``, as a user of AsyncVectorEnv would.
+    """
+    if isinstance(observation_mode, tuple):
+        single = observation_mode[1]
+        observation_mode = (batch_space(single, len(fns)), single)
+    kwargs: dict[str, Any] = {
+        "copy": False,
+        "autoreset_mode": mode,
+        "check_actions": check_actions,
+        "observation_mode": observation_mode,
+    }
+    if num_workers <= 1:
+        return SyncVectorEnv(fns, **kwargs)
+    kwargs.update(context=start_method(), num_workers=num_workers)
+    try:
+        return AsyncVectorEnv(fns, **kwargs)
+    except ValueError as exc:
+        if not str(exc).startswith(_CUSTOM_SPACE_PREFIX):
+            raise
+    return AsyncVectorEnv(fns, shared_memory=False, **kwargs)
+
+
+def _node_id() -> str:
+    """The id of the Ray node this actor runs on (``""`` outside Ray)."""
+    with contextlib.suppress(Exception):
+        import ray
+
+        return str(ray.get_runtime_context().get_node_id())
+    return ""
+
+
 def _load_policy(policy: Callable[[Any], Any] | bytes) -> Callable[[Any], Any]:
     """The policy callable (the driver sends it pickled with Ray's cloudpickle)."""
     if not isinstance(policy, bytes):
@@ -190,6 +238,7 @@ class VectorHost:
         num_workers: worker processes of the local AsyncVectorEnv; 1 steps the envs in the
             actor's own process (SyncVectorEnv).
         check_actions: passed to the local vector env.
+        observation_mode: the vector env's ``observation_mode`` (see :func:`build_local`).
     """
 
     def __init__(
@@ -199,6 +248,7 @@ class VectorHost:
         autoreset_mode: str,
         num_workers: int,
         check_actions: bool | str = False,
+        observation_mode: Any = "same",
     ) -> None:
         self.instance = uuid.uuid4().hex
         self.offset = offset
@@ -206,26 +256,18 @@ class VectorHost:
         self.mode = AutoresetMode(autoreset_mode)
         self.startup_failure: HostFailure | None = None
         self.pending = np.zeros(self.count, dtype=np.bool_)  # autoreset owed after a restart
+        self.ended = np.zeros(self.count, dtype=np.bool_)  # DISABLED: episodes awaiting a reset
+        self.observation_mode = observation_mode
         self.local: AsyncVectorEnv[Any, Any] | SyncVectorEnv[Any, Any] | None = None
-        fns = [_TaggedEnvFn(fn, offset + j) for j, fn in enumerate(env_fns)]
+        fns: list[Callable[[], Any]] = [
+            _TaggedEnvFn(fn, offset + j) for j, fn in enumerate(env_fns)
+        ]
         try:
-            if num_workers > 1:
-                self.local = AsyncVectorEnv(
-                    fns,
-                    copy=False,
-                    context=start_method(),
-                    autoreset_mode=self.mode,
-                    num_workers=num_workers,
-                    check_actions=check_actions,
-                )
-            else:
-                self.local = SyncVectorEnv(
-                    fns, copy=False, autoreset_mode=self.mode, check_actions=check_actions
-                )
+            self.local = build_local(fns, self.mode, num_workers, check_actions, observation_mode)
         except BaseException as exc:
             self.startup_failure = _failure(exc)
             return
-        self.obs = create_empty_array(self.local.single_observation_space, self.count, fn=np.zeros)
+        self.obs = ObsStore(self.local.single_observation_space, self.count)
 
     # --- helpers ---------------------------------------------------------------------------------
     def _run(self, fn: Callable[..., Any], *args: Any) -> tuple[str, Any]:
@@ -248,11 +290,7 @@ class VectorHost:
 
         def run() -> dict[str, Any]:
             env = self._env()
-            node = ""
-            with contextlib.suppress(Exception):
-                import ray
-
-                node = ray.get_runtime_context().get_node_id()
+            node = _node_id()
             return {
                 "single_observation_space": env.single_observation_space,
                 "single_action_space": env.single_action_space,
@@ -262,6 +300,11 @@ class VectorHost:
                 "pid": os.getpid(),
                 "instance": self.instance,
                 "local": type(env).__name__,
+                "observation_spaces": (
+                    list(env.get_attr("observation_space"))
+                    if self.observation_mode == "different"
+                    else None
+                ),
             }
 
         return self._run(run)
@@ -282,21 +325,24 @@ class VectorHost:
                 opts["reset_mask"] = mask
             obs, infos = env.reset(seed=seeds, options=opts or None)
             rows = slice(None) if mask is None else mask
-            copy_rows(self.obs, rows, select_rows(obs, rows))
-            if mask is None:
-                self.pending[:] = False
-            else:
-                self.pending[mask] = False
-            return self.obs, infos, self.instance
+            self.obs.write(rows, self.obs.pick(self.obs.wire_of(obs, self.count), rows))
+            self.pending[rows] = False
+            self.ended[rows] = False
+            return self.obs.wire(), infos, self.instance
 
         return self._run(run)
 
     def restarted(self, seeds: list[int | None], pending: bool) -> tuple[str, Any]:
         """Reset every env of a restarted host with ``seeds``; ``pending``: the next step of each
-        env is an autoreset step (as after a truncation)."""
+        env is an autoreset step (as after a truncation). Returns ``(obs, infos, instance,
+        node)``: the restarted actor may run on another node."""
         result = self.reset(seeds, None, None)
         if result[0] == "ok":
-            self.pending[:] = pending
+            result = ("ok", (*result[1], _node_id()))
+            if self.mode is AutoresetMode.DISABLED:  # reported truncated: reset them first
+                self.ended[:] = pending
+            else:
+                self.pending[:] = pending
         return result
 
     def step(self, actions: Any) -> tuple[str, Any]:
@@ -307,8 +353,10 @@ class VectorHost:
         if self.pending.any():
             return self._step_ids(np.arange(self.count), actions, batched_infos=True)
         obs, rewards, terminated, truncated, infos = self._env().step(actions)
-        copy_rows(self.obs, slice(None), obs)
-        return self.obs, rewards, terminated, truncated, infos
+        self.obs.write(slice(None), self.obs.wire_of(obs, self.count))
+        if self.mode is AutoresetMode.DISABLED:  # the driver steps running episodes only
+            self.ended[:] = terminated | truncated
+        return self.obs.wire(), rewards, terminated, truncated, infos
 
     def step_subset(self, ids: np.ndarray, actions: Any) -> tuple[str, Any]:
         """Step the local envs ``ids`` only; infos come back as one dict per env."""
@@ -326,7 +374,7 @@ class VectorHost:
             mask = np.zeros(self.count, dtype=np.bool_)
             mask[ids[owed]] = True
             obs, reset_infos = env.reset(options={"reset_mask": mask})
-            copy_rows(self.obs, mask, select_rows(obs, mask))
+            self.obs.write(mask, self.obs.pick(self.obs.wire_of(obs, self.count), mask))
             per_env = unbatch_info(reset_infos, self.count)
             for j in np.flatnonzero(owed).tolist():
                 infos[j] = per_env[int(ids[j])]
@@ -339,7 +387,7 @@ class VectorHost:
                 env.send(sub_actions, local_ids)
                 obs, rew, term, trunc, sub_infos, got = env.recv()
                 order = np.searchsorted(got, local_ids)
-                copy_rows(self.obs, local_ids, select_rows(obs, order))
+                self.obs.write(local_ids, self.obs.pick(self.obs.wire_of(obs, len(got)), order))
                 rewards[stepped], terminated[stepped] = rew[order], term[order]
                 truncated[stepped] = trunc[order]
                 per_env = unbatch_info(sub_infos, len(got))
@@ -352,62 +400,70 @@ class VectorHost:
                 for j, action in zip(stepped.tolist(), iterator, strict=False):
                     i = int(ids[j])
                     obs_i, rewards[j], terminated[j], truncated[j], infos[j] = autos[i].step(action)
-                    copy_rows(self.obs, i, obs_i)
+                    self.obs.write_one(i, obs_i)
+        if self.mode is AutoresetMode.DISABLED:
+            self.ended[ids] = terminated | truncated
         if not batched_infos:
-            return select_rows(self.obs, ids), rewards, terminated, truncated, infos
+            return self.obs.wire(ids), rewards, terminated, truncated, infos
         batched: dict[str, Any] = {}
         for j, info in enumerate(infos):
             if info:
                 batched = env._add_info(batched, info, j)
-        return self.obs, rewards, terminated, truncated, batched
+        return self.obs.wire(), rewards, terminated, truncated, batched
 
     def rollout(self, policy: Callable[[Any], Any] | bytes, num_steps: int) -> tuple[str, Any]:
         """Run ``num_steps`` steps with ``actions = policy(observations)`` here, on this node.
 
-        Returns a dict: ``observations`` (the ones the policy saw, ``(T, m, ...)``), ``actions``,
-        ``rewards``, ``terminations``, ``truncations`` (``(T, m)``), ``infos`` (one batched dict
-        per step), ``extras`` (the stacked dict a policy may return as ``(actions, extras)``) and
-        ``next_observations`` (after the last step).
+        Returns a dict: ``observations`` (the ones the policy saw, ``(T, m, ...)``; a list of
+        ``T`` lists of per-env values for spaces that do not batch into arrays), ``actions``,
+        ``rewards``, ``terminations``, ``truncations``, ``stepped`` (``(T, m)``), ``infos`` (one
+        batched dict per step), ``extras`` (the stacked dict a policy may return as ``(actions,
+        extras)``) and ``next_observations`` (after the last step). In the ``DISABLED`` mode an
+        env is stepped only until its episode ends (see :mod:`vecgym.vector._ray.rollout`).
         """
 
         def run() -> dict[str, Any]:
             start = time.perf_counter()
             act = _load_policy(policy)
-            obs_buf = stack_trees(self.obs, num_steps)
-            rewards = np.empty((num_steps, self.count), dtype=np.float64)
-            terminated = np.empty((num_steps, self.count), dtype=np.bool_)
-            truncated = np.empty((num_steps, self.count), dtype=np.bool_)
-            actions_buf: Any = None
-            extras_buf: Any = None
-            infos: list[dict[str, Any]] = []
+            env = self._env()
+            recorder = RolloutRecorder(self.obs, num_steps, env.single_action_space)
+            disabled = self.mode is AutoresetMode.DISABLED
+            done = 0
             for t in range(num_steps):
-                copy_rows(obs_buf, t, self.obs)
-                seen = select_rows(obs_buf, t)
-                out = act(seen)
-                actions, extras = out if isinstance(out, tuple) and len(out) == 2 else (out, None)
-                if actions_buf is None:
-                    actions_buf = stack_trees(actions, num_steps)
-                copy_rows(actions_buf, t, actions)
-                if extras is not None:
-                    if extras_buf is None:
-                        extras_buf = stack_trees(extras, num_steps)
-                    copy_rows(extras_buf, t, extras)
-                _, rewards[t], terminated[t], truncated[t], info = self._step_all(actions)
-                infos.append(info)
-            return {
-                "observations": obs_buf,
-                "actions": actions_buf,
-                "rewards": rewards,
-                "terminations": terminated,
-                "truncations": truncated,
-                "infos": infos,
-                "extras": extras_buf,
-                "next_observations": self.obs,
-                "instance": self.instance,
-                "seconds": time.perf_counter() - start,
-            }
+                running = ~self.ended if disabled else None
+                if running is not None and not running.any():
+                    break
+                actions = recorder.act(t, act(recorder.observe(t)))
+                if running is None or running.all():
+                    result = self._step_all(actions)[1:]
+                else:
+                    result = self._step_running(running, actions)
+                recorder.record(t, running, result)
+                done = t + 1
+            out = recorder.finish(done)
+            out["instance"] = self.instance
+            out["seconds"] = time.perf_counter() - start
+            return out
 
         return self._run(run)
+
+    def _step_running(
+        self, running: np.ndarray, actions: Any
+    ) -> tuple[Any, Any, Any, dict[str, Any]]:
+        """Step the envs of the mask ``running`` only (``DISABLED``: the others have ended);
+        ``(rewards, terminations, truncations, infos)`` over all the host's envs."""
+        env = self._env()
+        ids = np.flatnonzero(running)
+        _, rew, term, trunc, per_env = self._step_ids(ids, select_rows(actions, ids), False)
+        rewards = np.zeros(self.count, dtype=np.float64)
+        terminated = np.zeros(self.count, dtype=np.bool_)
+        truncated = np.zeros(self.count, dtype=np.bool_)
+        rewards[ids], terminated[ids], truncated[ids] = rew, term, trunc
+        infos: dict[str, Any] = {}
+        for i, info in zip(ids.tolist(), per_env, strict=True):
+            if info:
+                infos = env._add_info(infos, info, i)
+        return rewards, terminated, truncated, infos
 
     def call(
         self, name: str, args: tuple[Any, ...], kwargs: dict[str, Any], ids: list[int]

@@ -7,9 +7,13 @@ RAY_MISSING_MSG = (
     "with: {}"
 )
 NO_NODES_MSG = "the Ray cluster has no live node with CPUs to place hosts on"
-SPACE_MSG = (
-    "RayVectorEnv batches observations into arrays: the observation space must be Box, Discrete, "
-    "MultiDiscrete, MultiBinary or a Dict / Tuple of them, got {}"
+ACTION_SPACE_MSG = (
+    "RayVectorEnv sends actions as arrays: the action space must be Box, Discrete, MultiDiscrete, "
+    "MultiBinary or a Dict / Tuple of them (observations may be of any space), got {}"
+)
+DIFFERENT_SPACE_MSG = (
+    "RayVectorEnv(..., observation_mode='different') needs observation spaces of one shape and "
+    "dtype: single_observation_space={single}, sub-environment {env} has {theirs}"
 )
 SPACES_DIFFER_MSG = (
     "every host's envs must have the same {what} space: host {host} has {theirs}, host 0 has {ours}"
@@ -29,6 +33,10 @@ HOST_DIED_MSG = (
 RESTART_FAILED_MSG = (
     "RayVectorEnv host {host} (node {node}, envs {envs}) could not be restarted within {timeout} "
     "s: {how}"
+)
+NO_CPUS_FOR_RESTART = (
+    "Ray could not place the restarted actor: it reserves {cpus} CPU(s) and the cluster has {free} "
+    "free (a lost node takes its CPUs with it; reserve fewer, cpus_per_host, to leave room)"
 )
 RESTARTED_DURING_MSG = (
     "RayVectorEnv host {host} (envs {envs}) died during `{method}` and was restarted; the call's "
@@ -50,9 +58,6 @@ SET_ATTR_LENGTH_MSG = (
 )
 CLOSED_MSG = "Trying to operate on `{}`, after a call to `close()`."
 NUM_STEPS_MSG = "num_steps must be an int >= 1, got {!r}"
-ROLLOUT_DISABLED_MSG = (
-    "rollout needs an autoreset mode that continues episodes (NEXT_STEP or SAME_STEP), got DISABLED"
-)
 CLOSE_TIMEOUT_S = 10.0
 INLINE_POLICY_BYTES = 64 * 1024  # below Ray's inlining limit for task arguments (100 KiB)
 RESTART_TIMEOUT_S = 60.0

@@ -15,6 +15,7 @@ from vecgym.vector._arguments import int_in, is_positive_number
 from vecgym.vector._async.options import BATCH_SIZE_MSG as BATCH_SIZE_MSG
 from vecgym.vector._async.options import ENV_FNS_MSG as ENV_FNS_MSG
 from vecgym.vector._async.options import ON_FAILURE_MSG as ON_FAILURE_MSG
+from vecgym.vector._async.options import check_observation_mode
 
 __all__ = ["RayOptions", "validate"]
 
@@ -44,6 +45,7 @@ def validate(
     step_timeout: Any,
     start_timeout: Any,
     batch_size: Any,
+    observation_mode: Any = "same",
 ) -> RayOptions:
     """Check every argument (raising Gymnasium's error type for the same input) and normalise."""
     if (
@@ -67,6 +69,7 @@ def validate(
         batch_size = num_envs
     if not int_in(batch_size, 1, num_envs):
         raise ValueError(BATCH_SIZE_MSG.format(num_envs, batch_size))
+    check_observation_mode(observation_mode)
     return RayOptions(num_envs, step_timeout, start_timeout, int(batch_size))
 
 
