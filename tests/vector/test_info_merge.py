@@ -261,6 +261,22 @@ def test_shared_memory_infos_across_worker_restart() -> None:
     reference.close()
 
 
+def _received_per_env(envs: Any, actions: np.ndarray, t: int) -> dict[int, Any]:
+    """Send every env, receive them all; per env: observation, reward and its info entries."""
+    envs.send(actions, np.arange(NUM_ENVS))
+    out: dict[int, Any] = {}
+    while len(out) < NUM_ENVS:
+        obs, rewards, _, _, infos, ids = envs.recv(timeout=30)
+        for j, i in enumerate(ids.tolist()):
+            info = {
+                key: value[j]
+                for key, value in infos.items()
+                if not key.startswith("_") and infos[f"_{key}"][j]
+            }
+            out[i] = (obs[j].copy(), rewards[j], info)
+    return out
+
+
 def test_shared_memory_infos_in_recv_batches() -> None:
     from vecgym.vector import AsyncVectorEnv
 
@@ -271,23 +287,8 @@ def test_shared_memory_infos_in_recv_batches() -> None:
     ours.reset(seed=1)
     reference.reset(seed=1)
     for t, actions in enumerate(_same_sign_actions(30, mixed=True)):
-        all_ids = np.arange(NUM_ENVS)
-        ours.send(actions, all_ids)
-        reference.send(actions, all_ids)
-        got = {}
-        want = {}
-        for envs, out in ((ours, got), (reference, want)):
-            received = 0
-            while received < NUM_ENVS:
-                batch = envs.recv()
-                for j, i in enumerate(batch[-1].tolist()):
-                    info = {
-                        key: value[j]
-                        for key, value in batch[4].items()
-                        if not key.startswith("_") and batch[4][f"_{key}"][j]
-                    }
-                    out[i] = (batch[0][j], batch[1][j], info)
-                received += len(batch[-1])
+        got = _received_per_env(ours, actions, t)
+        want = _received_per_env(reference, actions, t)
         assert got.keys() == want.keys()
         for i in got:
             np.testing.assert_array_equal(got[i][0], want[i][0], err_msg=f"step {t} env {i}")
@@ -355,6 +356,39 @@ def test_reset_infos_when_a_worker_is_replaced_during_the_reset() -> None:
             actions = np.full((NUM_ENVS, 2), -0.5, dtype=np.float32)
             assert_same_batch(ours.step(actions), reference.step(actions), f"step {t}")
         assert ours.restart_count == 2
+    finally:
+        ours.close()
+        reference.close()
+
+
+@pytest.mark.parametrize("batch_size", [2, 3])
+def test_recv_batches_mixing_held_and_pickled_infos(batch_size: int) -> None:
+    """recv assembles the infos it holds from the shared slots per batch, beside pickled ones
+    (every other env returns a string too, so its whole info is pickled), across the info
+    layouts learned meanwhile; per env, the same transitions as the pickled path."""
+    from tests.support.info_envs import InfoEnv
+    from vecgym.vector import AsyncVectorEnv
+
+    fns = [lambda i=i: InfoEnv(i, numeric_only=i % 2 == 0) for i in range(NUM_ENVS)]
+    ours = AsyncVectorEnv(fns, num_workers=2, batch_size=batch_size)
+    reference = _PickledInfosAsyncVectorEnv.make(fns, num_workers=2, batch_size=batch_size)
+    try:
+        ours.reset(seed=5)
+        reference.reset(seed=5)
+        for t in range(30):
+            sign = 1.0 if t % 3 else -1.0  # "level" changes type: new layouts are learned
+            actions = np.full((NUM_ENVS, 2), sign * 0.5, dtype=np.float32)
+            got = _received_per_env(ours, actions, t)
+            want = _received_per_env(reference, actions, t)
+            for i in range(NUM_ENVS):
+                np.testing.assert_array_equal(got[i][0], want[i][0], err_msg=f"{t} env {i}")
+                assert got[i][1] == want[i][1]
+                assert got[i][2].keys() == want[i][2].keys(), f"{t} env {i}"
+                for key, value in want[i][2].items():
+                    np.testing.assert_array_equal(got[i][2][key], value, err_msg=f"{t} {key}")
+        assert ours._info_registry is not None
+        assert ours._info_registry.generation >= 2
+        assert ours._scheduler.held is not None
     finally:
         ours.close()
         reference.close()

@@ -44,7 +44,7 @@ import numpy as np
 from vecgym.vector._async.batch import fold_replies
 from vecgym.vector._async.protocol import create_block, map_block
 
-__all__ = ["InfoLayout", "InfoRegistry", "InfoWriter", "info_signature"]
+__all__ = ["HeldInfos", "InfoLayout", "InfoRegistry", "InfoWriter", "info_signature"]
 
 MAX_SCHEMAS = 64
 """Signatures learned at most; later ones stay on the pickled path."""
@@ -255,9 +255,16 @@ class InfoRegistry:
                 os.close(self.fd)
             self.fd = None
 
-    def materialize(self, generation: int, index: int, schema: int) -> dict[str, Any]:
-        """The info dict env ``index`` returned, rebuilt from the slots of ``generation``."""
-        views = self._views[generation]
+    def materialize(
+        self,
+        generation: int,
+        index: int,
+        schema: int,
+        views: dict[tuple[str, Tag], np.ndarray] | None = None,
+    ) -> dict[str, Any]:
+        """The info dict env ``index`` returned, rebuilt from the slots of ``generation`` (or from
+        ``views``, arrays of the same layout)."""
+        views = self._views[generation] if views is None else views
         return {
             key: _value_of(tag, views[(key, tag)][index])
             for key, tag in self.layout.schemas[schema - 1]
@@ -269,6 +276,7 @@ class InfoRegistry:
         generation: int,
         pickled: list[tuple[int, dict[str, Any]]],
         merge: MergeInfos,
+        views: dict[tuple[str, Tag], np.ndarray] | None = None,
     ) -> dict[str, Any]:
         """The batched infos of a step of every env.
 
@@ -277,11 +285,13 @@ class InfoRegistry:
             generation: the layout generation the workers wrote with.
             pickled: the pickled infos, ``(env_index, info)`` in env order.
             merge: :meth:`VectorEnv._merge_infos`, for what is not a plain slot copy.
+            views: the slot arrays to read (``None``: the shared ones of ``generation``).
         """
         first_id = int(schema_ids[0])
+        slots = self._views[generation] if views is None else views
         if first_id and not pickled and (schema_ids == first_id).all():
             # The usual step: every env returned the same keys with the same types.
-            full = self._views[generation]
+            full = slots
             infos: dict[str, Any] = {}
             for key, tag in self.layout.schemas[first_id - 1]:
                 infos[key] = full[(key, tag)].copy()
@@ -292,11 +302,12 @@ class InfoRegistry:
             return merge(pickled) if pickled else {}
         if pickled:
             rebuilt = [
-                (i, self.materialize(generation, i, int(schema_ids[i]))) for i in in_shm.tolist()
+                (i, self.materialize(generation, i, int(schema_ids[i]), slots))
+                for i in in_shm.tolist()
             ]
             entries = sorted([*pickled, *rebuilt], key=lambda entry: entry[0])
             return merge(entries)
-        views = self._views[generation]
+        views = slots
         schemas = self.layout.schemas
         ids, first = np.unique(schema_ids[in_shm], return_index=True)
         order = ids[np.argsort(first)].tolist()
@@ -332,6 +343,74 @@ class InfoRegistry:
             infos[key] = array
             infos[f"_{key}"] = mask
         return infos
+
+
+class HeldInfos:
+    """Numeric infos of envs stepped through ``send`` / ``recv``, held by the parent between the
+    moment their worker finished (when they are copied out of the shared slots, before the worker
+    can be sent the same envs again) and the ``recv`` that returns them; assembled per batch.
+
+    Args:
+        registry: the parent's registry.
+    """
+
+    def __init__(self, registry: InfoRegistry) -> None:
+        self.registry = registry
+        num_envs = registry.num_envs
+        self.schema = np.zeros(num_envs, dtype=np.int64)
+        """Each env's held schema id (0: nothing held in this form)."""
+        self.generation = np.zeros(num_envs, dtype=np.int64)
+        self._values: dict[int, dict[tuple[str, Tag], np.ndarray]] = {}
+
+    def hold(self, generation: int, rows: list[int], schema_ids: np.ndarray) -> None:
+        """Copy the slots of ``rows`` (written with ``generation``, schema ids ``schema_ids``
+        indexed by env) into the parent's own arrays: one copy per key and schema."""
+        envs = np.asarray(rows, dtype=np.intp)
+        ids = schema_ids[envs]
+        self.schema[envs] = ids
+        self.generation[envs] = generation
+        if not ids.any():
+            return
+        slots = self.registry.views(generation)
+        held = self._values.setdefault(generation, {})
+        schemas = self.registry.layout.schemas  # ids keep their meaning: schemas only grow
+        for schema in np.unique(ids[ids != 0]).tolist():
+            chosen = envs[ids == schema]
+            for key, tag in schemas[schema - 1]:
+                store = held.get((key, tag))
+                if store is None:
+                    shape, dtype = _slot_shape_dtype(tag)
+                    store = held[(key, tag)] = np.zeros((self.registry.num_envs, *shape), dtype)
+                store[chosen] = slots[(key, tag)][chosen]
+
+    def forget(self, rows: Any) -> None:
+        """Drop what is held for ``rows`` (sent again, replaced, or discarded)."""
+        self.schema[rows] = 0
+
+    def take(
+        self, take: list[int], pickled: list[tuple[int, dict[str, Any]]], merge: MergeInfos
+    ) -> dict[str, Any]:
+        """The batched infos (every env's width, as ``merge`` makes them) of the envs ``take``:
+        the held ones assembled per key (:meth:`InfoRegistry.assemble`), merged with
+        ``pickled`` (``(env, info)`` in env order) where there are both; forgotten once taken."""
+        envs = np.asarray(take, dtype=np.intp)
+        ids = self.schema[envs]
+        held = envs[ids != 0]
+        self.schema[envs] = 0
+        if held.size == 0:
+            return merge(pickled) if pickled else {}
+        generations = set(self.generation[held].tolist())
+        schema_ids = np.zeros(self.registry.num_envs, dtype=np.int64)
+        schema_ids[envs] = ids
+        if len(generations) == 1:
+            generation = generations.pop()
+            values = self._values[generation]
+            return self.registry.assemble(schema_ids, generation, pickled, merge, values)
+        rebuilt = [
+            (i, self.registry.materialize(0, i, int(schema_ids[i]), self._values[gen]))
+            for i, gen in zip(held.tolist(), self.generation[held].tolist(), strict=True)
+        ]
+        return merge(sorted([*pickled, *rebuilt], key=lambda entry: entry[0]))
 
 
 def tag_of(signature: Signature, key: str) -> Tag:

@@ -18,6 +18,7 @@ import numpy.typing as npt
 
 from vecgym import error
 from vecgym.vector._async.exits import rebuild_remote_error
+from vecgym.vector._async.infos import HeldInfos
 from vecgym.vector._async.pool import TIMEOUT_MSG, WorkerPool
 from vecgym.vector._async.protocol import Command
 from vecgym.vector._async.supervisor import Supervisor
@@ -76,6 +77,9 @@ class Scheduler:
         self.sent = False
         """Whether a ``send`` happened since the last :meth:`discard` (``in_flight`` is then
         False without looking at the slots: the common ``step``-only loop pays nothing)."""
+        registry = pool.info_registry
+        self.held = None if registry is None else HeldInfos(registry)
+        """Numeric infos of finished envs, copied out of the shared slots until ``recv``."""
 
     def in_flight(self) -> bool:
         """Whether some env was sent and is not yet stepped."""
@@ -120,12 +124,16 @@ class Scheduler:
         self.sent = False
         self.ready.clear()
         self.infos.clear()
+        if self.held is not None:
+            self.held.forget(slice(None))
 
     # --- send ----------------------------------------------------------------------------------
     def send(self, ids: npt.NDArray[np.intp], payload: dict[int, Any] | None) -> None:
         """Start stepping ``ids`` (their actions are written); queue those of busy workers."""
         self.last_recv = None
         mark_running(self.slots, self.ready, self.infos, ids)
+        if self.held is not None:
+            self.held.forget(ids)
         self.sent = True
         for k, env_list in self.group(ids.tolist()).items():
             if self.pool.outstanding[k]:
@@ -214,12 +222,8 @@ class Scheduler:
             # Infos the worker wrote into shared memory (_async.infos): read them before the
             # worker is sent its queued envs and writes those rows again.
             assert self.pool.views is not None
-            schema_ids = self.pool.views.info_schema
-            generation = self.pool.info_sent[k]
-            for i in done_now:
-                schema = int(schema_ids[i])
-                if schema:
-                    self.infos[i] = registry.materialize(generation, i, schema)
+            assert self.held is not None
+            self.held.hold(self.pool.info_sent[k], done_now, self.pool.views.info_schema)
             if reply is not None and reply.info_schemas:
                 registry.learn(reply.info_schemas)
         self.slots[done_now] = _READY
@@ -242,6 +246,8 @@ class Scheduler:
         for i in report:
             if self.slots[i] == EnvSlot.READY:
                 self.ready.remove(i)
+        if self.held is not None:
+            self.held.forget(report)
         reply = self.supervisor.replace(k)
         reset_infos: dict[int, dict[str, Any]] = {}
         if reply is not None:
@@ -262,13 +268,16 @@ class Scheduler:
     def take_infos(
         self, take: list[int], merge: Callable[[list[tuple[int, dict[str, Any]]]], dict[str, Any]]
     ) -> dict[str, Any]:
-        """The batched infos of the envs ``take``, merged in one call of ``merge`` over the
-        ``(env index, info)`` pairs (forgotten here once taken)."""
+        """The batched infos of the envs ``take`` (forgotten here once taken): the pickled ones
+        merged in one call of ``merge`` over the ``(env index, info)`` pairs, the numeric ones
+        held from the shared slots assembled per key (:class:`HeldInfos`)."""
         entries: list[tuple[int, dict[str, Any]]] = []
         for i in take:
             info = self.infos.pop(i, None)
             if info:
                 entries.append((i, info))
+        if self.held is not None:
+            return self.held.take(take, entries, merge)
         return merge(entries) if entries else {}
 
     def take_batch(self) -> list[int]:
