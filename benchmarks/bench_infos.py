@@ -9,7 +9,9 @@ keys (two Python floats, a numpy float64, a numpy int64: what MuJoCo's and Atari
 Each runtime (vecgym Async with its default workers, vecgym Async+parent, vecgym Sync) runs both
 variants, interleaved for ``--rounds`` rounds so that load drifts hit both alike; the figure is
 the rate with infos over the rate without (1.0: infos cost nothing; issue 13's target is >= 0.91,
-i.e. at most 10% more time per step). Steps are counted by :mod:`vecgym.cli.measure`.
+i.e. at most 10% more time per step). The "single env" row is the env alone in a plain loop:
+building the info dict is part of the env's own step, so its ratio is the share of the cost that
+no vectoriser can remove. Steps are counted by :mod:`vecgym.cli.measure`.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from typing import Any
 import numpy as np
 
 import vecgym
-from vecgym.cli.measure import measure_stepper, usable_cores
+from vecgym.cli.measure import measure_single_env, measure_stepper, usable_cores
 from vecgym.cli.runtimes import BenchTarget, parent_share, vector_stepper
 from vecgym.spaces import Box, Discrete
 
@@ -77,6 +79,9 @@ def _build(runtime: str, num_envs: int, burn_s: float, infos: bool) -> Any:
 
 
 def _rate(runtime: str, num_envs: int, burn_s: float, infos: bool, seconds: float) -> float:
+    if runtime == "single env":
+        env = InfoBurnEnv(burn_s, infos)
+        return measure_single_env(env, [0] * 256, seconds).steps_per_s
     stepper, actions = vector_stepper(_build(runtime, num_envs, burn_s, infos), BenchTarget("b"))
     try:
         return measure_stepper(stepper, actions, seconds).steps_per_s
@@ -92,7 +97,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--seconds", type=float, default=2.0)
     args = parser.parse_args(argv)
     burn_s = args.env_us * 1e-6
-    runtimes = ["vecgym Async", "vecgym Async+parent", "vecgym Sync"]
+    runtimes = ["single env", "vecgym Async", "vecgym Async+parent", "vecgym Sync"]
     load_start = os.getloadavg()[0]
     ratios: dict[str, list[float]] = {name: [] for name in runtimes}
     rates: dict[str, list[tuple[float, float]]] = {name: [] for name in runtimes}
