@@ -3,14 +3,16 @@
 Usage::
 
     python benchmarks/bench_sync_overhead.py [--num-envs 16] [--steps 2000] [--rounds 3]
+        [--env-ids VecgymBench/Trivial-v0 HalfCheetah-v5 CartPole-v1]
 
-Two workloads, both built with ``gymnasium.make`` and stepped with the same pre-generated
-actions: a trivial env (a copy of a 17-float observation, HalfCheetah's four numeric info keys)
-that shows the vectorisers' own cost, and HalfCheetah-v5 itself. Each runtime's figure is process
-CPU time per env step (microseconds, the best of ``--rounds``), so that load from other processes
-does not count. "raw loop" is ``for i, env in enumerate(envs): env.step(actions[i])``: what
-no vectoriser can undercut. The ceiling on ``vecgym Sync / Gymnasium Sync`` is Gymnasium's time
-per env step over the raw loop's.
+Workloads built with ``gymnasium.make`` and stepped with the same pre-generated actions: by
+default a trivial env (a copy of a 17-float observation, HalfCheetah's four numeric info keys)
+that shows the vectorisers' own cost, HalfCheetah-v5 and CartPole-v1 (Gymnasium's). Each
+runtime's figure is process CPU time per env step (microseconds, the best of ``--rounds``), so
+that load from other processes does not count. "raw loop" is ``for i, env in enumerate(envs):
+env.step(actions[i])`` (with a reset where an episode ended): what no vectoriser can undercut;
+"single env" is one env in such a loop (the bound's per-core rate). The ceiling on ``vecgym Sync
+/ Gymnasium Sync`` is Gymnasium's time per env step over the raw loop's.
 """
 
 from __future__ import annotations
@@ -69,17 +71,22 @@ def measure(env_id: str, num_envs: int, steps: int) -> dict[str, float]:
     from vecgym.vector import SyncVectorEnv
 
     fns = [lambda: gymnasium.make(env_id)] * num_envs
-    rng = np.random.default_rng(0)
-    actions = [rng.uniform(-1, 1, (num_envs, 6)).astype(np.float32) for _ in range(steps)]
+    space = gymnasium.vector.utils.batch_space(fns[0]().action_space, num_envs)
+    space.seed(0)
+    actions = [space.sample() for _ in range(steps)]
     raw = [fn() for fn in fns]
     for i, env in enumerate(raw):
         env.reset(seed=i)
 
     def raw_step(batch: np.ndarray) -> None:
         for i, env in enumerate(raw):
-            env.step(batch[i])
+            _, _, terminated, truncated, _ = env.step(batch[i])
+            if terminated or truncated:
+                env.reset()
 
-    out = {"raw loop": _cpu_per_step(raw_step, actions, num_envs)}
+    one = raw[0]
+    out = {"single env": _cpu_per_step(lambda batch: raw_step_one(one, batch), actions, 1)}
+    out["raw loop"] = _cpu_per_step(raw_step, actions, num_envs)
     for env in raw:
         env.close()
     for name, cls in (("vecgym Sync", SyncVectorEnv), ("Gymnasium Sync", None)):
@@ -92,23 +99,33 @@ def measure(env_id: str, num_envs: int, steps: int) -> dict[str, float]:
     return out
 
 
+def raw_step_one(env: Any, batch: np.ndarray) -> None:
+    """One env in a plain loop (the first action of each batch)."""
+    _, _, terminated, truncated, _ = env.step(batch[0])
+    if terminated or truncated:
+        env.reset()
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--num-envs", type=int, default=16)
     parser.add_argument("--steps", type=int, default=2000)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument(
+        "--env-ids", nargs="+", default=[TRIVIAL_ID, "HalfCheetah-v5", "CartPole-v1"]
+    )
     args = parser.parse_args(argv)
     _register_trivial()
-    print("| workload | raw loop | vecgym Sync | Gymnasium Sync | vecgym x Gymnasium "
+    print("| workload | single env | raw loop | vecgym Sync | Gymnasium Sync | vecgym x Gymnasium "
           "| ceiling (Gymnasium / raw loop) |")  # fmt: skip
-    print("|---|---:|---:|---:|---:|---:|")
-    for env_id in (TRIVIAL_ID, "HalfCheetah-v5"):
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for env_id in args.env_ids:
         rounds = [measure(env_id, args.num_envs, args.steps) for _ in range(args.rounds)]
         best = {key: min(r[key] for r in rounds) for key in rounds[0]}
         raw, ours, theirs = best["raw loop"], best["vecgym Sync"], best["Gymnasium Sync"]
         print(
-            f"| {env_id} | {raw:.2f} us | {ours:.2f} us | {theirs:.2f} us | "
-            f"{theirs / ours:.2f}x | {theirs / raw:.2f}x |"
+            f"| {env_id} | {best['single env']:.2f} us | {raw:.2f} us | {ours:.2f} us "
+            f"| {theirs:.2f} us | {theirs / ours:.2f}x | {theirs / raw:.2f}x |"
         )
 
 
