@@ -763,3 +763,25 @@ def test_unbatchable_actions_disabled_rollout_leaves_none(cluster: Any, key: str
         ours.close()
         for ref in refs:
             ref.close()
+
+
+def short_policy(obs: np.ndarray) -> tuple[str, ...]:
+    return ("a",) * (len(obs) - 1)
+
+
+def test_unbatchable_actions_rollout_refuses_a_short_batch(cluster: Any) -> None:
+    fns = say_fns("text")
+    ours = RayVectorEnv(fns, start_timeout=WAIT_S)
+    theirs = SyncVectorEnv(fns)
+    try:
+        ours.reset(seed=0)
+        expected = re.escape(ACTION_COUNT_MSG.format(expected=3, got=2))  # host 0 has 3 envs
+        with pytest.raises(ValueError, match=expected):
+            ours.rollout(short_policy, 2, timeout=WAIT_S)
+        obs, _ = ours.reset(seed=0)  # a reset recovers, as after an env's exception
+        theirs.reset(seed=0)
+        actions = SayPolicy("text")(obs)
+        assert_same_batch(ours.step(actions), theirs.step(actions), "after the refusal")
+    finally:
+        ours.close()
+        theirs.close()
