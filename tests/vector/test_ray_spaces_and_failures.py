@@ -3,6 +3,8 @@
 * observation spaces that do not batch into arrays (Text, Graph, Sequence, custom spaces, and
   Dict / Tuple holding them) and ``observation_mode="different"``, compared with SyncVectorEnv
   over the same env functions for reset, step, send / recv and rollout;
+* action spaces that do not batch into arrays (Text, and a Dict holding one), compared with
+  SyncVectorEnv for step, send / recv and rollout in every autoreset mode;
 * rollouts in the ``DISABLED`` autoreset mode, compared with one SyncVectorEnv per env that is
   stepped only while its episode runs (a SyncVectorEnv in that mode raises ``ResetNeeded`` when
   stepped after its end, so the reference itself enforces the contract);
@@ -32,11 +34,9 @@ from tests.vector.test_async_differential import SPACES, SpaceEnv
 from vecgym import error
 from vecgym.spaces import Box, Dict, Discrete, Space, Text
 from vecgym.vector import RayVectorEnv, SyncVectorEnv
-from vecgym.vector.ray_vector_env import (
-    ACTION_SPACE_MSG,
-    DIFFERENT_SPACE_MSG,
-    NO_CPUS_FOR_RESTART,
-)
+from vecgym.vector._async.batch import ACTION_COUNT_MSG
+from vecgym.vector._boundary import INVALID_ACTION_MSG
+from vecgym.vector.ray_vector_env import DIFFERENT_SPACE_MSG, NO_CPUS_FOR_RESTART
 from vecgym.vector.utils import batch_space, concatenate, create_empty_array, iterate
 from vecgym.vector.vector_env import AutoresetMode
 
@@ -280,13 +280,6 @@ def test_different_mode_refuses_other_shapes(cluster: Any) -> None:
         RayVectorEnv(fns, observation_mode="different", start_timeout=WAIT_S)
 
 
-def test_actions_of_a_space_without_arrays_are_refused(cluster: Any) -> None:
-    fns = [lambda: SpaceEnv(Box(0, 1, (1,)), Text(3), 2)] * 2
-    expected = re.escape(ACTION_SPACE_MSG.split("{", 1)[0])
-    with pytest.raises(error.CustomSpaceError, match=expected):
-        RayVectorEnv(fns, start_timeout=WAIT_S)
-
-
 def test_bad_observation_mode_is_refused_before_ray(cluster: Any) -> None:
     with pytest.raises(ValueError, match="observation_mode"):
         RayVectorEnv([ranged(0)], observation_mode="other")
@@ -528,3 +521,267 @@ def test_make_vec_passes_observation_mode(cluster: Any) -> None:
         assert envs.observation_space.shape == (2, 4)
     finally:
         envs.close()
+
+
+# --- action spaces that do not batch into arrays --------------------------------------------------
+SAY = Text(4)
+ACTION_KEYS = {"text": SAY, "dict_with_text": Dict({"move": Discrete(3), "say": SAY})}
+
+
+class SayEnv(vecgym.Env[Any, Any]):
+    """An env whose step depends on its Text action (or on a Dict with a Text ``"say"``)."""
+
+    def __init__(self, action_space: Any, terminate_at: int) -> None:
+        self.action_space = action_space
+        self.observation_space = Box(0.0, 1e6, (2,), np.float64)
+        self.terminate_at = terminate_at
+        self.t, self.score = 0, 0.0
+
+    def _obs(self) -> np.ndarray:
+        return np.array([self.t, self.score])
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> Any:
+        super().reset(seed=seed)
+        self.t, self.score = 0, float(self.np_random.integers(10))
+        return self._obs(), {}
+
+    def step(self, action: Any) -> Any:
+        if not self.action_space.contains(action):
+            raise ValueError(f"not an action of {self.action_space}: {action!r}")
+        said = action["say"] if isinstance(action, dict) else action
+        move = int(action["move"]) if isinstance(action, dict) else 0
+        self.t += 1
+        self.score += len(said) + ord(said[0]) % 5 + 10 * move
+        reward = self.score + float(self.np_random.random())
+        info = {"said": said, "t": self.t} if self.t % 2 else {}
+        return self._obs(), reward, self.t >= self.terminate_at, False, info
+
+
+def say_fns(key: str) -> list[Any]:
+    return [(lambda i=i: SayEnv(ACTION_KEYS[key], 2 + i % 3)) for i in range(NUM_ENVS)]
+
+
+class SayPolicy:
+    """A row-wise policy returning a batch of the action space (a tuple of strings for Text)."""
+
+    def __init__(self, key: str) -> None:
+        self.key = key
+
+    def __call__(self, obs: np.ndarray) -> Any:
+        words = tuple("aZ09b"[int(score) % 5] * (1 + int(t + score) % 4) for t, score in obs)
+        if self.key == "text":
+            return words
+        return {"move": obs[:, 1].astype(np.int64) % 3, "say": words}
+
+
+def one_action(key: str, action: Any) -> Any:
+    """A batch of one action (for a one-env SyncVectorEnv)."""
+    space = ACTION_KEYS[key]
+    return concatenate(space, [action], create_empty_array(space, n=1))
+
+
+def actions_of(key: str, batch: Any) -> list[Any]:
+    return list(iterate(batch_space(ACTION_KEYS[key], NUM_ENVS), batch))
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+@pytest.mark.parametrize("key", list(ACTION_KEYS))
+def test_unbatchable_actions_step_as_sync(cluster: Any, key: str, workers: int) -> None:
+    fns = say_fns(key)
+    ours = RayVectorEnv(fns, workers_per_host=workers, start_timeout=WAIT_S)
+    theirs = SyncVectorEnv(fns)
+    policy = SayPolicy(key)
+    try:
+        assert ours.single_action_space == theirs.single_action_space
+        assert ours.action_space == theirs.action_space
+        reset = ours.reset(seed=6)
+        assert_same_batch(reset, theirs.reset(seed=6), "reset")
+        obs = reset[0]
+        for t in range(6):
+            if t == 4:
+                mask = np.array([False, True, True, False, True])
+                obs, infos = ours.reset(seed=[2] * NUM_ENVS, options={"reset_mask": mask})
+                expected = theirs.reset(seed=[2] * NUM_ENVS, options={"reset_mask": mask})
+                assert_same_batch((obs, infos), expected, f"reset at {t}")
+            result = ours.step(policy(obs))
+            assert_same_batch(result, theirs.step(policy(obs)), f"step {t}")
+            obs = result[0]
+    finally:
+        ours.close()
+        theirs.close()
+
+
+def test_unbatchable_actions_are_checked_before_sending(cluster: Any) -> None:
+    fns = say_fns("text")
+    ours = RayVectorEnv(fns, start_timeout=WAIT_S)
+    theirs = SyncVectorEnv(fns)
+    try:
+        obs, _ = ours.reset(seed=1)
+        theirs.reset(seed=1)
+        count = re.escape(ACTION_COUNT_MSG.format(expected=NUM_ENVS, got=NUM_ENVS - 1))
+        with pytest.raises(ValueError, match=count):
+            ours.step(("a",) * (NUM_ENVS - 1))
+        invalid = re.escape(INVALID_ACTION_MSG.split("{", 1)[0])
+        with pytest.raises(error.InvalidAction, match=invalid):
+            ours.step(("a", "b", "", "c", "d"))  # Text(4) holds 1 to 4 characters
+        with pytest.raises(error.InvalidAction, match=r"\[3\]"):
+            ours.send(("a", "toolong"), [1, 3])  # names the env of the bad action
+        actions = SayPolicy("text")(obs)  # nothing was stepped: still in step with Sync
+        assert_same_batch(ours.step(actions), theirs.step(actions), "after refusals")
+    finally:
+        ours.close()
+        theirs.close()
+
+
+@pytest.mark.parametrize("mode", list(AutoresetMode), ids=lambda m: m.value)
+def test_unbatchable_actions_in_every_autoreset_mode(cluster: Any, mode: AutoresetMode) -> None:
+    fns = say_fns("dict_with_text")
+    ours = RayVectorEnv(fns, autoreset_mode=mode, start_timeout=WAIT_S)
+    theirs = SyncVectorEnv(fns, autoreset_mode=mode)
+    policy = SayPolicy("dict_with_text")
+    try:
+        obs, _ = ours.reset(seed=2)
+        theirs.reset(seed=2)
+        for t in range(7):
+            result = ours.step(policy(obs))
+            assert_same_batch(result, theirs.step(policy(obs)), f"step {t}")
+            obs = result[0]
+            ended = result[2] | result[3]
+            if mode is AutoresetMode.DISABLED and ended.any():
+                options = {"reset_mask": ended}
+                obs, infos = ours.reset(options=options)
+                assert_same_batch((obs, infos), theirs.reset(options=options), f"reset {t}")
+    finally:
+        ours.close()
+        theirs.close()
+
+
+@pytest.mark.parametrize(("key", "workers"), [("text", 1), ("dict_with_text", 2)])
+def test_unbatchable_actions_send_recv_per_env(cluster: Any, key: str, workers: int) -> None:
+    fns = say_fns(key)
+    ours = RayVectorEnv(fns, workers_per_host=workers, start_timeout=WAIT_S)
+    refs = [SyncVectorEnv([fn]) for fn in fns]
+    policy = SayPolicy(key)
+    try:
+        ours.reset(seed=5)
+        obs = [ref.reset(seed=5 + i)[0] for i, ref in enumerate(refs)]
+        for round_ in range(4):
+            wanted = policy(np.concatenate(obs))
+            items = actions_of(key, wanted)
+            # hosts own envs [0, 3) and [3, 5): later sends queue behind the first on busy hosts
+            groups = [[0, 4], [1, 3], [2]] if round_ % 2 else [[3], [0], [4, 1], [2]]
+            for ids in groups:
+                picked = [items[i] for i in ids]
+                space = ACTION_KEYS[key]
+                ours.send(concatenate(space, picked, create_empty_array(space, n=len(ids))), ids)
+            got, rewards, terminated, truncated, infos, env_ids = ours.recv(timeout=WAIT_S)
+            assert env_ids.tolist() == list(range(NUM_ENVS))
+            for j, i in enumerate(env_ids.tolist()):
+                o, r, te, tr, info = refs[i].step(one_action(key, items[i]))
+                obs[i] = o
+                np.testing.assert_array_equal(got[j], o[0], err_msg=f"round {round_} env {i}")
+                assert (rewards[j], terminated[j], truncated[j]) == (r[0], te[0], tr[0])
+                assert_row_infos(infos, info, j)
+    finally:
+        ours.close()
+        for ref in refs:
+            ref.close()
+
+
+@pytest.mark.parametrize(
+    ("key", "mode"),
+    [
+        ("text", AutoresetMode.NEXT_STEP),
+        ("dict_with_text", AutoresetMode.NEXT_STEP),
+        ("dict_with_text", AutoresetMode.SAME_STEP),
+    ],
+    ids=lambda v: getattr(v, "value", v),
+)
+def test_unbatchable_actions_rollout_as_sync(cluster: Any, key: str, mode: AutoresetMode) -> None:
+    fns = say_fns(key)
+    ours = RayVectorEnv(fns, autoreset_mode=mode, start_timeout=WAIT_S)
+    theirs = SyncVectorEnv(fns, autoreset_mode=mode)
+    policy = SayPolicy(key)
+    try:
+        ours.reset(seed=8)
+        obs, _ = theirs.reset(seed=8)
+        for round_ in range(2):
+            batch = ours.rollout(policy, 4, timeout=WAIT_S)
+            assert isinstance(batch.actions, list)
+            assert len(batch.actions) == 4
+            for t in range(4):
+                where = f"round {round_} step {t}"
+                np.testing.assert_array_equal(batch.observations[t], obs, err_msg=where)
+                assert_same_batch(batch.actions[t], policy(obs), f"actions, {where}")
+                obs, rewards, terminated, truncated, infos = theirs.step(policy(obs))
+                np.testing.assert_array_equal(batch.rewards[t], rewards, err_msg=where)
+                np.testing.assert_array_equal(batch.terminations[t], terminated, err_msg=where)
+                np.testing.assert_array_equal(batch.truncations[t], truncated, err_msg=where)
+                assert_same_batch(batch.infos[t], infos, f"infos, {where}")
+            assert batch.stepped.all()
+            np.testing.assert_array_equal(batch.next_observations, obs)
+        assert_same_batch(ours.step(policy(obs)), theirs.step(policy(obs)), "step after")
+    finally:
+        ours.close()
+        theirs.close()
+
+
+@pytest.mark.parametrize("key", list(ACTION_KEYS))
+def test_unbatchable_actions_disabled_rollout_leaves_none(cluster: Any, key: str) -> None:
+    fns = say_fns(key)
+    ours = RayVectorEnv(fns, autoreset_mode="Disabled", start_timeout=WAIT_S)
+    refs = [SyncVectorEnv([fn], autoreset_mode="Disabled") for fn in fns]
+    policy, space = SayPolicy(key), ACTION_KEYS[key]
+    blank = None if key == "text" else {"move": 0, "say": None}
+    try:
+        ours.reset(seed=3)
+        obs = [ref.reset(seed=3 + i)[0] for i, ref in enumerate(refs)]
+        running = np.ones(NUM_ENVS, dtype=np.bool_)
+        for round_ in range(2):
+            batch = ours.rollout(policy, 3, timeout=WAIT_S)
+            for t in range(3):
+                seen = np.concatenate(obs)
+                np.testing.assert_array_equal(batch.observations[t], seen)
+                np.testing.assert_array_equal(batch.stepped[t], running)
+                items = actions_of(key, policy(seen))
+                expected = [items[i] if running[i] else blank for i in range(NUM_ENVS)]
+                want = concatenate(space, expected, create_empty_array(space, n=NUM_ENVS))
+                assert_same_batch(batch.actions[t], want, f"round {round_} actions[{t}]")
+                for i in np.flatnonzero(running).tolist():
+                    o, r, te, tr, info = refs[i].step(one_action(key, items[i]))
+                    obs[i] = o
+                    assert (batch.rewards[t, i], batch.terminations[t, i]) == (r[0], te[0])
+                    assert_row_infos(batch.infos[t], info, i)
+                    running[i] = not (te[0] or tr[0])
+            assert not running.all()  # episodes of 2 to 4 steps: some ended in 3 steps
+            mask = ~running
+            ours.reset(seed=40, options={"reset_mask": mask})
+            for i in np.flatnonzero(mask).tolist():
+                obs[i] = refs[i].reset(seed=40 + i)[0]
+                running[i] = True
+    finally:
+        ours.close()
+        for ref in refs:
+            ref.close()
+
+
+def short_policy(obs: np.ndarray) -> tuple[str, ...]:
+    return ("a",) * (len(obs) - 1)
+
+
+def test_unbatchable_actions_rollout_refuses_a_short_batch(cluster: Any) -> None:
+    fns = say_fns("text")
+    ours = RayVectorEnv(fns, start_timeout=WAIT_S)
+    theirs = SyncVectorEnv(fns)
+    try:
+        ours.reset(seed=0)
+        expected = re.escape(ACTION_COUNT_MSG.format(expected=3, got=2))  # host 0 has 3 envs
+        with pytest.raises(ValueError, match=expected):
+            ours.rollout(short_policy, 2, timeout=WAIT_S)
+        obs, _ = ours.reset(seed=0)  # a reset recovers, as after an env's exception
+        theirs.reset(seed=0)
+        actions = SayPolicy("text")(obs)
+        assert_same_batch(ours.step(actions), theirs.step(actions), "after the refusal")
+    finally:
+        ours.close()
+        theirs.close()

@@ -17,7 +17,8 @@ A Ray actor round trip costs ~1-3 ms on the 2-core development machine (see
 :meth:`RayVectorEnv.rollout` amortises the round trip over ``num_steps`` env steps per host.
 Observations of a space that does not batch into arrays (Text, Graph, Sequence, custom spaces)
 travel as one value per env and are batched on the driver with ``concatenate``, as SyncVectorEnv
-batches them (:mod:`vecgym.vector._ray.observations`).
+batches them (:mod:`vecgym.vector._ray.observations`); actions of such a space travel to the
+hosts as one value per env too, split with ``iterate`` (:mod:`vecgym.vector._ray.actions`).
 
 Failures map onto AsyncVectorEnv's types and restart contract: an env's exception comes back with
 its type (``__cause__`` the remote traceback, the message naming host, node and env); a dead host
@@ -51,15 +52,15 @@ from vecgym.core.env import Env, RenderFrame
 from vecgym.core.spaces.space import Space
 from vecgym.core.spaces.utils import is_space_dtype_shape_equiv
 from vecgym.vector._arguments import normalize_indices, normalize_seeds, split_reset_options
-from vecgym.vector._async.batch import select_info, select_rows
+from vecgym.vector._async.batch import select_info
 from vecgym.vector._async.scheduler import ENV_IDS_MSG as ENV_IDS_MSG
 from vecgym.vector._async.scheduler import EnvSlot, mark_running, select_env_ids
 from vecgym.vector._boundary import check_not_before_reset, make_action_check
 from vecgym.vector._ray import options
+from vecgym.vector._ray.actions import ActionWire
 from vecgym.vector._ray.base import RayHosts
 from vecgym.vector._ray.batches import Rollout, place_infos
 from vecgym.vector._ray.cluster import import_ray
-from vecgym.vector._ray.messages import ACTION_SPACE_MSG as ACTION_SPACE_MSG
 from vecgym.vector._ray.messages import ACTIONS_LENGTH_MSG as ACTIONS_LENGTH_MSG
 from vecgym.vector._ray.messages import BROKEN_MSG as BROKEN_MSG
 from vecgym.vector._ray.messages import CLOSE_TIMEOUT_S as CLOSE_TIMEOUT_S
@@ -93,7 +94,7 @@ from vecgym.vector._ray.options import NUM_HOSTS_MSG as NUM_HOSTS_MSG
 from vecgym.vector._ray.options import ON_FAILURE_MSG as ON_FAILURE_MSG
 from vecgym.vector._ray.options import TIMEOUT_ARG_MSG as TIMEOUT_ARG_MSG
 from vecgym.vector._ray.options import WORKERS_MSG as WORKERS_MSG
-from vecgym.vector.utils import batch_differing_spaces, batch_space, is_array_batchable
+from vecgym.vector.utils import batch_differing_spaces, batch_space
 from vecgym.vector.vector_env import AutoresetMode
 
 __all__ = ["RayVectorEnv", "Rollout"]
@@ -133,14 +134,14 @@ class RayVectorEnv(RayHosts):
         observation_mode: ``"same"``, ``"different"`` or ``(observation_space,
             single_observation_space)``, as in :class:`vecgym.vector.SyncVectorEnv`.
 
-    Raises:
-        CustomSpaceError: the action space does not batch into arrays (actions travel as arrays).
-
     Observations of any space are batched as SyncVectorEnv batches them: spaces whose values have
     a fixed size (Box, Discrete, MultiDiscrete, MultiBinary, Dict / Tuple of them) into
     preallocated arrays; Text, Graph, Sequence, OneOf and custom spaces (alone or inside a Dict /
     Tuple) with :func:`~vecgym.vector.utils.concatenate` (a tuple of the envs' values), the
-    hosts sending one value per env.
+    hosts sending one value per env. Actions of any space are taken as SyncVectorEnv takes them:
+    a batch of the action space (:func:`~vecgym.vector.utils.batch_space`; for Text & co. a tuple
+    with one action per env), sent to the hosts as arrays or, for spaces that do not batch into
+    arrays, as one action per env (split with :func:`~vecgym.vector.utils.iterate`).
 
     Example:
         >>> import vecgym as gym
@@ -224,8 +225,7 @@ class RayVectorEnv(RayHosts):
                         )
                     )
         self.single_action_space = first["single_action_space"]
-        if not is_array_batchable(self.single_action_space):
-            raise error.CustomSpaceError(ACTION_SPACE_MSG.format(self.single_action_space))
+        self._actions = ActionWire(self.single_action_space)
         self.single_observation_space, self.observation_space = self._observation_spaces()
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self.metadata = dict(first["metadata"])
@@ -359,10 +359,10 @@ class RayVectorEnv(RayHosts):
         """
         self._assert_is_running()
         self._assert_idle("step_async")
-        self._check_actions(actions, None)
+        wire = self._check_actions(actions, None)
         self._discard_pool()
         calls = [
-            host.actor.step.remote(select_rows(actions, slice(host.start, host.stop)))
+            host.actor.step.remote(self._actions.pick(wire, slice(host.start, host.stop)))
             for host in self.hosts
         ]
         self._pending = ("step", calls)
@@ -429,23 +429,28 @@ class RayVectorEnv(RayHosts):
 
         The policy (a picklable callable, e.g. an object holding its weights) is pickled once per
         call (sent inline when small, else through Ray's object store) and runs on each host over
-        the host's envs: it receives the
-        batched observations of those envs and returns their actions, or ``(actions, extras)``
+        the host's envs: it receives the batched observations of those envs and returns their
+        actions (a batch for those envs, as :meth:`step` takes it), or ``(actions, extras)``
         with ``extras`` a dict of arrays (log-probabilities, values) stacked into
-        :attr:`Rollout.extras`. One Ray call per host per rollout: this amortises Ray's round trip
-        over ``num_steps`` steps. Episodes continue across calls and with :meth:`step`.
+        :attr:`Rollout.extras`. One Ray call per host per rollout: this amortises Ray's round
+        trip over ``num_steps`` steps. Episodes continue across calls and with :meth:`step`.
 
         Observations come back stacked as ``(T, n, ...)`` arrays; for an observation space that
         does not batch into arrays (Text, Graph, Sequence, OneOf, custom spaces, alone or in a
         Dict / Tuple) :attr:`Rollout.observations` is a list of ``T`` batches, each what
-        :meth:`step` returns for that space, and the policy receives such a batch.
+        :meth:`step` returns for that space, and the policy receives such a batch. Likewise for
+        an action space that does not batch into arrays: the policy returns a batch as
+        :meth:`step` takes it (for Text, a tuple of strings) and :attr:`Rollout.actions` is a
+        list of ``T`` such batches.
 
         In the ``DISABLED`` autoreset mode a host never steps an env whose episode has ended
         (in this rollout, an earlier one or a :meth:`step`): from then on its rows are not
         stepped (:attr:`Rollout.stepped` is ``False``; reward 0, no flags, no infos, its last
-        observation, zero actions and extras) until ``reset(options={"reset_mask": ...})``
-        resets it, and a host whose envs have all ended stops calling the policy. The rows that
-        were stepped are exactly those of stepping each env on its own with
+        observation, zero actions and extras; actions of a space that does not batch into
+        arrays hold ``None`` there, inside a Dict / Tuple ``None`` in its parts that do not batch
+        into arrays and zeros in the others) until ``reset(options={"reset_mask": ...})`` resets
+        it, and a host whose envs have all ended stops calling the policy. The rows that were
+        stepped are exactly those of stepping each env on its own with
         ``SyncVectorEnv(autoreset_mode="Disabled")`` while its episode runs; :meth:`step` still
         refuses (``ResetNeeded``) an env that ended.
 
@@ -462,7 +467,8 @@ class RayVectorEnv(RayHosts):
             ``infos[0]["worker_restarted"]``).
 
         Raises:
-            ValueError: a bad ``num_steps``.
+            ValueError: a bad ``num_steps``, or (action spaces that do not batch into arrays) a
+                policy that does not return one action per env.
             ResetNeeded: some env was never reset.
         """
         self.rollout_async(policy, num_steps)
@@ -560,14 +566,14 @@ class RayVectorEnv(RayHosts):
         self._assert_is_running()
         self._assert_idle("send")
         ids = select_env_ids(env_ids, self._last_recv, self._env_state == EnvSlot.RUNNING)
-        self._check_actions(actions, ids)
+        wire = self._check_actions(actions, ids)
         self._last_recv = None
         mark_running(self._env_state, self._ready, self._pool_infos, ids)
         for k in np.unique(self._host_of_env[ids]).tolist():
             host = self.hosts[k]
             positions = np.flatnonzero(self._host_of_env[ids] == k)
             host_ids = ids[positions].tolist()
-            host_actions = select_rows(actions, positions)
+            host_actions = self._actions.pick(wire, positions)
             if host.ref is not None:
                 host.queued.extend(host_ids)
                 host.queued_actions.append(host_actions)

@@ -20,7 +20,8 @@ from vecgym.vector._async.placement import split_slices
 from vecgym.vector._async.scheduler import EnvSlot
 from vecgym.vector._async.supervisor import restart_seed
 from vecgym.vector._boundary import ActionBoundsCheck, check_not_before_reset
-from vecgym.vector._ray.batches import Rollout, concat_trees, place_infos, widen
+from vecgym.vector._ray.actions import ActionWire
+from vecgym.vector._ray.batches import Rollout, place_infos, widen
 from vecgym.vector._ray.cluster import HostSlot, wait_dead
 from vecgym.vector._ray.host import HostFailure, VectorHost, unbatch_info
 from vecgym.vector._ray.messages import (
@@ -63,6 +64,7 @@ class RayHosts(SubEnvsVectorEnv[Any, Any, np.ndarray]):
     cpus_per_host: list[float]
     observation_mode: Any
     _obs: ObsStore
+    _actions: ActionWire
     _ray: Any
     _owns_ray: bool
     _broken: BaseException | None
@@ -174,7 +176,6 @@ class RayHosts(SubEnvsVectorEnv[Any, Any, np.ndarray]):
     ) -> Rollout:
         n = self.num_envs
         payloads = [results[k] for k in sorted(results)]
-        actions = widen(payloads[0]["actions"], num_steps, n)
         with_extras = [p["extras"] for p in payloads if p["extras"] is not None]
         extras = widen(with_extras[0], num_steps, n) if with_extras else None
         flags: dict[str, Any] = {
@@ -185,7 +186,6 @@ class RayHosts(SubEnvsVectorEnv[Any, Any, np.ndarray]):
         for k, payload in results.items():
             host = self.hosts[k]
             rows = slice(host.start, host.stop)
-            copy_rows(actions, (slice(None), rows), payload["actions"])
             if extras is not None and payload["extras"] is not None:
                 copy_rows(extras, (slice(None), rows), payload["extras"])
             for name, array in flags.items():
@@ -205,7 +205,7 @@ class RayHosts(SubEnvsVectorEnv[Any, Any, np.ndarray]):
             self._ended |= (flags["terminations"] | flags["truncations"]).any(axis=0)
         return Rollout(
             observations=self._rollout_observations(results, num_steps),
-            actions=actions,
+            actions=self._rollout_actions(results, num_steps, flags["stepped"]),
             rewards=flags["rewards"],
             terminations=flags["terminations"],
             truncations=flags["truncations"],
@@ -216,6 +216,26 @@ class RayHosts(SubEnvsVectorEnv[Any, Any, np.ndarray]):
             host_seconds=np.array([p["seconds"] for p in payloads]),
             stepped=flags["stepped"],
         )
+
+    def _rollout_actions(
+        self, results: dict[int, Any], num_steps: int, stepped: npt.NDArray[np.bool_]
+    ) -> Any:
+        """The actions of a rollout: ``(T, n, ...)`` arrays, or (spaces that do not batch into
+        arrays) a list of ``T`` batches, the rows of envs not stepped blank (``None`` parts)."""
+        n = self.num_envs
+        if self._actions.arrays:
+            actions = widen(results[min(results)]["actions"], num_steps, n)
+            for k, payload in results.items():
+                rows = slice(self.hosts[k].start, self.hosts[k].stop)
+                copy_rows(actions, (slice(None), rows), payload["actions"])
+            return actions
+        steps: list[Any] = []
+        for t in range(num_steps):
+            values: list[Any] = [None] * n
+            for k, payload in results.items():
+                values[self.hosts[k].start : self.hosts[k].stop] = payload["actions"][t]
+            steps.append(self._actions.batch_with_gaps(values, stepped[t]))
+        return steps
 
     def _rollout_observations(self, results: dict[int, Any], num_steps: int) -> Any:
         """The observations of a rollout: ``(T, n, ...)`` arrays, or (spaces that do not batch
@@ -276,7 +296,7 @@ class RayHosts(SubEnvsVectorEnv[Any, Any, np.ndarray]):
         if host.queued:
             queued, actions = host.queued, host.queued_actions
             host.queued, host.queued_actions = [], []
-            self._dispatch(k, queued, concat_trees(actions))
+            self._dispatch(k, queued, self._actions.concat(actions))
 
     def _restart_pool_host(self, k: int, kill: bool) -> None:
         """Restart host ``k`` during :meth:`recv`: its envs in flight, queued or ready come back
@@ -515,7 +535,9 @@ class RayHosts(SubEnvsVectorEnv[Any, Any, np.ndarray]):
         return revive_remote_error(failure, k, message, note)
 
     # --- checks ----------------------------------------------------------------------------------
-    def _check_actions(self, actions: Any, ids: npt.NDArray[np.intp] | None) -> None:
+    def _check_actions(self, actions: Any, ids: npt.NDArray[np.intp] | None) -> Any:
+        """Check a batch of actions for all envs (``ids=None``) or for ``ids``; returns their
+        wire form (:class:`ActionWire`). Nothing is sent when this raises."""
         count = self.num_envs if ids is None else len(ids)
         if isinstance(actions, np.ndarray) and (actions.ndim == 0 or actions.shape[0] != count):
             raise ValueError(ACTIONS_LENGTH_MSG.format(count, actions.shape))
@@ -525,8 +547,14 @@ class RayHosts(SubEnvsVectorEnv[Any, Any, np.ndarray]):
             if ended.any():
                 first = int(np.argmax(ended)) if ids is None else int(ids[np.argmax(ended)])
                 raise error.ResetNeeded(STEP_AFTER_END_MSG.format(index=first))
+        if not self._actions.arrays:  # one action per env, each checked as AsyncVectorEnv does
+            wire = self._actions.of(actions, count)
+            if self._action_check is not None:
+                self._action_check.check_items(wire, None if ids is None else ids.tolist())
+            return wire
         if self._action_check is not None:
             self._action_check.check_batch(actions, count)
+        return actions
 
     def _assert_is_running(self) -> None:
         if self.closed:

@@ -42,7 +42,10 @@ class Rollout:
             for an observation space that does not batch into arrays (Text, Graph, Sequence,
             OneOf, custom spaces, or a Dict / Tuple holding one) a list of ``T`` batches, each
             what :meth:`RayVectorEnv.step` returns for such a space.
-        actions: the policy's actions, ``(T, n, ...)``.
+        actions: the policy's actions, ``(T, n, ...)`` (a tree for Dict / Tuple); for an action
+            space that does not batch into arrays (Text, Graph, Sequence, OneOf, custom spaces,
+            or a Dict / Tuple holding one) a list of ``T`` batches, each a batch
+            :meth:`RayVectorEnv.step` takes (``concatenate``'s tuples of per-env actions).
         rewards: ``(T, n)`` float64.
         terminations: ``(T, n)`` bool.
         truncations: ``(T, n)`` bool.
@@ -56,7 +59,9 @@ class Rollout:
         stepped: ``(T, n)`` bool: whether env ``i`` was stepped at step ``t``. Always ``True``
             except in the ``DISABLED`` autoreset mode, where an env is not stepped once its
             episode ended (in this rollout or before) until it is reset: its rows then hold its
-            last observation, zero actions and extras, reward 0, no flags and no infos.
+            last observation, zero actions and extras, reward 0, no flags and no infos (actions
+            of a space that does not batch into arrays: ``None``, or, inside a Dict / Tuple,
+            ``None`` in its parts that do not batch into arrays and zeros in the others).
     """
 
     observations: Any

@@ -30,14 +30,14 @@ import numpy as np
 from vecgym import error
 from vecgym.core.env import Env, Wrapper
 from vecgym.core.interop import as_vecgym_env
-from vecgym.vector._async.batch import select_rows
 from vecgym.vector._async.exits import RemoteTraceback
 from vecgym.vector._async.options import CUSTOM_SPACE_SHARED_MSG
+from vecgym.vector._ray.actions import ActionWire
 from vecgym.vector._ray.observations import ObsStore
 from vecgym.vector._ray.rollout import RolloutRecorder
 from vecgym.vector.async_vector_env import AsyncVectorEnv
 from vecgym.vector.sync_vector_env import SyncVectorEnv
-from vecgym.vector.utils import batch_space, iterate
+from vecgym.vector.utils import batch_space
 from vecgym.vector.vector_env import AutoresetMode
 
 __all__ = ["HostFailure", "VectorHost", "start_method", "unbatch_info"]
@@ -268,6 +268,7 @@ class VectorHost:
             self.startup_failure = _failure(exc)
             return
         self.obs = ObsStore(self.local.single_observation_space, self.count)
+        self.actions = ActionWire(self.local.single_action_space)
 
     # --- helpers ---------------------------------------------------------------------------------
     def _run(self, fn: Callable[..., Any], *args: Any) -> tuple[str, Any]:
@@ -346,20 +347,22 @@ class VectorHost:
         return result
 
     def step(self, actions: Any) -> tuple[str, Any]:
-        """Step every env; returns ``(obs, rewards, terminations, truncations, infos)``."""
+        """Step every env with ``actions`` (their wire form, :class:`ActionWire`); returns
+        ``(obs, rewards, terminations, truncations, infos)``."""
         return self._run(self._step_all, actions)
 
     def _step_all(self, actions: Any) -> tuple[Any, Any, Any, Any, dict[str, Any]]:
         if self.pending.any():
             return self._step_ids(np.arange(self.count), actions, batched_infos=True)
-        obs, rewards, terminated, truncated, infos = self._env().step(actions)
+        obs, rewards, terminated, truncated, infos = self._env().step(self.actions.batch(actions))
         self.obs.write(slice(None), self.obs.wire_of(obs, self.count))
         if self.mode is AutoresetMode.DISABLED:  # the driver steps running episodes only
             self.ended[:] = terminated | truncated
         return self.obs.wire(), rewards, terminated, truncated, infos
 
     def step_subset(self, ids: np.ndarray, actions: Any) -> tuple[str, Any]:
-        """Step the local envs ``ids`` only; infos come back as one dict per env."""
+        """Step the local envs ``ids`` only (``actions``: their wire form); infos come back as
+        one dict per env."""
         return self._run(self._step_ids, ids, actions, False)
 
     def _step_ids(self, ids: np.ndarray, actions: Any, batched_infos: bool) -> Any:
@@ -382,9 +385,9 @@ class VectorHost:
         stepped = np.flatnonzero(~owed)
         if stepped.size:
             local_ids = ids[stepped]
-            sub_actions = select_rows(actions, stepped)
+            sub_actions = self.actions.pick(actions, stepped)
             if isinstance(env, AsyncVectorEnv):
-                env.send(sub_actions, local_ids)
+                env.send(self.actions.batch(sub_actions), local_ids)
                 obs, rew, term, trunc, sub_infos, got = env.recv()
                 order = np.searchsorted(got, local_ids)
                 self.obs.write(local_ids, self.obs.pick(self.obs.wire_of(obs, len(got)), order))
@@ -395,8 +398,7 @@ class VectorHost:
                     infos[j] = per_env[row]
             else:
                 autos = env._autoreset_envs
-                space = batch_space(env.single_action_space, int(stepped.size))
-                iterator = iterate(space, sub_actions)
+                iterator = self.actions.items(sub_actions, int(stepped.size))
                 for j, action in zip(stepped.tolist(), iterator, strict=False):
                     i = int(ids[j])
                     obs_i, rewards[j], terminated[j], truncated[j], infos[j] = autos[i].step(action)
@@ -415,18 +417,18 @@ class VectorHost:
         """Run ``num_steps`` steps with ``actions = policy(observations)`` here, on this node.
 
         Returns a dict: ``observations`` (the ones the policy saw, ``(T, m, ...)``; a list of
-        ``T`` lists of per-env values for spaces that do not batch into arrays), ``actions``,
-        ``rewards``, ``terminations``, ``truncations``, ``stepped`` (``(T, m)``), ``infos`` (one
-        batched dict per step), ``extras`` (the stacked dict a policy may return as ``(actions,
-        extras)``) and ``next_observations`` (after the last step). In the ``DISABLED`` mode an
-        env is stepped only until its episode ends (see :mod:`vecgym.vector._ray.rollout`).
+        ``T`` lists of per-env values for spaces that do not batch into arrays), ``actions`` (the
+        same; ``None`` for envs not stepped), ``rewards``, ``terminations``, ``truncations``,
+        ``stepped`` (``(T, m)``), ``infos`` (one batched dict per step), ``extras`` (the stacked
+        dict a policy may return as ``(actions, extras)``) and ``next_observations`` (after the
+        last step). In the ``DISABLED`` mode an env is stepped only until its episode ends (see
+        :mod:`vecgym.vector._ray.rollout`).
         """
 
         def run() -> dict[str, Any]:
             start = time.perf_counter()
             act = _load_policy(policy)
-            env = self._env()
-            recorder = RolloutRecorder(self.obs, num_steps, env.single_action_space)
+            recorder = RolloutRecorder(self.obs, num_steps, self.actions)
             disabled = self.mode is AutoresetMode.DISABLED
             done = 0
             for t in range(num_steps):
@@ -454,7 +456,7 @@ class VectorHost:
         ``(rewards, terminations, truncations, infos)`` over all the host's envs."""
         env = self._env()
         ids = np.flatnonzero(running)
-        _, rew, term, trunc, per_env = self._step_ids(ids, select_rows(actions, ids), False)
+        _, rew, term, trunc, per_env = self._step_ids(ids, self.actions.pick(actions, ids), False)
         rewards = np.zeros(self.count, dtype=np.float64)
         terminated = np.zeros(self.count, dtype=np.bool_)
         truncated = np.zeros(self.count, dtype=np.bool_)

@@ -7,10 +7,6 @@ RAY_MISSING_MSG = (
     "with: {}"
 )
 NO_NODES_MSG = "the Ray cluster has no live node with CPUs to place hosts on"
-ACTION_SPACE_MSG = (
-    "RayVectorEnv sends actions as arrays: the action space must be Box, Discrete, MultiDiscrete, "
-    "MultiBinary or a Dict / Tuple of them (observations may be of any space), got {}"
-)
 DIFFERENT_SPACE_MSG = (
     "RayVectorEnv(..., observation_mode='different') needs observation spaces of one shape and "
     "dtype: single_observation_space={single}, sub-environment {env} has {theirs}"
