@@ -17,7 +17,6 @@ Every node stays on 127.0.0.1 (``RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER=0`` is set by
 
 from __future__ import annotations
 
-import os
 import re
 import time
 from collections.abc import Iterator
@@ -29,6 +28,7 @@ import pytest
 import vecgym
 from tests.support.counting_env import CountingEnv
 from tests.support.crashing_envs import DyingEnv
+from tests.support.ray_cluster import loopback_cluster
 from tests.vector.helpers import assert_same_batch
 from tests.vector.test_async_differential import SPACES, SpaceEnv
 from vecgym import error
@@ -42,7 +42,6 @@ from vecgym.vector.vector_env import AutoresetMode
 
 try:
     import ray
-    from ray.cluster_utils import Cluster
 except ImportError:  # pragma: no cover - the ray extra is not installed
     ray = None
 
@@ -55,20 +54,7 @@ NUM_ENVS = 5
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[Any]:
     """A 2-node loopback Ray cluster (1 CPU each), connected for the whole module."""
-    if ray is None:
-        pytest.skip("Ray is not installed: pip install vecgym[ray]")
-    assert os.environ.get("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER") == "0"
-    local = Cluster(
-        initialize_head=True, head_node_args={"num_cpus": 1, "include_dashboard": False}
-    )
-    try:
-        local.add_node(num_cpus=1)
-        local.wait_for_nodes()
-        ray.init(address=local.address, log_to_driver=False)
-        yield local
-    finally:
-        ray.shutdown()
-        local.shutdown()
+    yield from loopback_cluster()
 
 
 # --- spaces that do not batch into arrays ---------------------------------------------------------

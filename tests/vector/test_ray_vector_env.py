@@ -12,7 +12,6 @@ actor process behind.
 from __future__ import annotations
 
 import importlib
-import os
 import sys
 import textwrap
 from collections.abc import Iterator
@@ -26,6 +25,7 @@ import vecgym
 from tests.support.counting_env import CountingEnv
 from tests.support.crashing_envs import STEP_FAILURE_MSG, DyingEnv, RaisingEnv
 from tests.support.processes import python_stdout
+from tests.support.ray_cluster import loopback_cluster
 from tests.support.slow_env import SlowEnv
 from tests.vector.helpers import assert_same_batch
 from vecgym import error
@@ -38,7 +38,6 @@ from vecgym.vector.vector_env import AutoresetMode
 
 try:
     import ray
-    from ray.cluster_utils import Cluster
 except ImportError:  # pragma: no cover - the ray extra is not installed
     ray = None
 
@@ -50,21 +49,7 @@ WAIT_S = 60.0  # every wait in these tests is bounded
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[Any]:
     """A 2-node loopback Ray cluster, connected for the whole module."""
-    if ray is None:
-        pytest.skip("Ray is not installed: pip install vecgym[ray]")
-    # set by tests/conftest.py before anything imports ray: every node on 127.0.0.1
-    assert os.environ.get("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER") == "0"
-    local = Cluster(
-        initialize_head=True, head_node_args={"num_cpus": 1, "include_dashboard": False}
-    )
-    try:
-        local.add_node(num_cpus=1)
-        local.wait_for_nodes()
-        ray.init(address=local.address, log_to_driver=False)
-        yield local
-    finally:
-        ray.shutdown()
-        local.shutdown()
+    yield from loopback_cluster()
 
 
 def counting(terminate_at: int, truncate_at: int | None = None) -> Any:

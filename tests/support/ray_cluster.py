@@ -1,0 +1,32 @@
+"""The 2-node loopback Ray cluster the RayVectorEnv tests run on (every node on 127.0.0.1)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+
+def loopback_cluster() -> Iterator[Any]:
+    """Start a 2-node cluster (1 CPU each, no dashboard), connect the driver, yield the cluster;
+    shut both down afterwards. Skips when Ray is not installed."""
+    try:
+        import ray
+        from ray.cluster_utils import Cluster
+    except ImportError:  # pragma: no cover - the ray extra is not installed
+        pytest.skip("Ray is not installed: pip install vecgym[ray]")
+    # set by tests/conftest.py before anything imports ray: every node on 127.0.0.1
+    assert os.environ.get("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER") == "0"
+    local = Cluster(
+        initialize_head=True, head_node_args={"num_cpus": 1, "include_dashboard": False}
+    )
+    try:
+        local.add_node(num_cpus=1)
+        local.wait_for_nodes()
+        ray.init(address=local.address, log_to_driver=False)
+        yield local
+    finally:
+        ray.shutdown()
+        local.shutdown()
