@@ -22,6 +22,7 @@ recognised and discarded rather than taken for the answer to the next command.
 from __future__ import annotations
 
 import collections
+import contextlib
 import enum
 import math
 import mmap
@@ -120,9 +121,14 @@ class LocalEnd:
         self._outbox.append(os.dup(fd))
 
     def close(self) -> None:
-        """Drop what is queued; closing twice is harmless."""
+        """Drop what is queued (closing a descriptor never received); closing twice is
+        harmless."""
         self.closed = True
-        self._inbox.clear()
+        while self._inbox:
+            message = self._inbox.popleft()
+            if type(message) is int:  # a duplicate from send_fd
+                with contextlib.suppress(OSError):
+                    os.close(message)
 
 
 def local_pipe() -> tuple[LocalEnd, LocalEnd]:
