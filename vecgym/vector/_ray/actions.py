@@ -21,10 +21,10 @@ import numpy.typing as npt
 from vecgym.core.spaces.dict import Dict
 from vecgym.core.spaces.space import Space
 from vecgym.core.spaces.tuple import Tuple
-from vecgym.vector._async.batch import ACTION_COUNT_MSG, select_rows
+from vecgym.vector._async.batch import ACTION_COUNT_MSG
 from vecgym.vector._ray.batches import concat_trees
-from vecgym.vector._ray.observations import row_indices
-from vecgym.vector.utils import batch_space, concatenate, create_empty_array, is_array_batchable
+from vecgym.vector._ray.observations import SpaceWire
+from vecgym.vector.utils import batch_space, create_empty_array, is_array_batchable
 from vecgym.vector.utils import iterate as iterate_batch
 
 __all__ = ["ActionWire"]
@@ -43,7 +43,7 @@ def _blank(space: Space[Any]) -> Any:
     return None
 
 
-class ActionWire:
+class ActionWire(SpaceWire):
     """The wire form of batches of actions of ``space`` (the single-env action space).
 
     Attributes:
@@ -52,8 +52,7 @@ class ActionWire:
     """
 
     def __init__(self, space: Space[Any]) -> None:
-        self.space = space
-        self.arrays = is_array_batchable(space)
+        super().__init__(space)
         self._blank: Any = None if self.arrays else _blank(space)
 
     def of(self, actions: Any, count: int) -> Any:
@@ -65,16 +64,10 @@ class ActionWire:
         """
         if self.arrays:
             return actions
-        items = list(iterate_batch(batch_space(self.space, count), actions))
+        items = self.split(actions, count)
         if len(items) != count:
             raise ValueError(ACTION_COUNT_MSG.format(expected=count, got=len(items)))
         return items
-
-    def pick(self, wire: Any, rows: Any) -> Any:
-        """Rows ``rows`` (a slice or an index array) of a wire form."""
-        if self.arrays:
-            return select_rows(wire, rows)
-        return [wire[i] for i in row_indices(rows, len(wire))]
 
     def concat(self, parts: list[Any]) -> Any:
         """Wire forms joined, in order (the actions queued for a busy host)."""
@@ -84,16 +77,11 @@ class ActionWire:
 
     def batch(self, wire: Any) -> Any:
         """The batch a vector env's ``step`` takes, from a wire form."""
-        if self.arrays:
-            return wire
-        empty = create_empty_array(self.space, n=len(wire), fn=np.zeros)
-        return concatenate(self.space, wire, empty)
+        return wire if self.arrays else self.batch_of(wire)
 
     def items(self, wire: Any, count: int) -> Iterator[Any]:
         """The ``count`` actions of a wire form, one per env."""
-        if self.arrays:
-            return iter(iterate_batch(batch_space(self.space, count), wire))
-        return iter(wire)
+        return iter(self.split(wire, count) if self.arrays else wire)
 
     def batch_with_gaps(self, values: list[Any], stepped: npt.NDArray[np.bool_]) -> Any:
         """A batch of per-env actions where the envs not ``stepped`` hold the blank action

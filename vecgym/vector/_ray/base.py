@@ -8,6 +8,7 @@ import collections
 import contextlib
 import os
 import time
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -222,37 +223,48 @@ class RayHosts(SubEnvsVectorEnv[Any, Any, np.ndarray]):
     ) -> Any:
         """The actions of a rollout: ``(T, n, ...)`` arrays, or (spaces that do not batch into
         arrays) a list of ``T`` batches, the rows of envs not stepped blank (``None`` parts)."""
-        n = self.num_envs
-        if self._actions.arrays:
-            actions = widen(results[min(results)]["actions"], num_steps, n)
-            for k, payload in results.items():
-                rows = slice(self.hosts[k].start, self.hosts[k].stop)
-                copy_rows(actions, (slice(None), rows), payload["actions"])
-            return actions
-        steps: list[Any] = []
-        for t in range(num_steps):
-            values: list[Any] = [None] * n
-            for k, payload in results.items():
-                values[self.hosts[k].start : self.hosts[k].stop] = payload["actions"][t]
-            steps.append(self._actions.batch_with_gaps(values, stepped[t]))
-        return steps
+        return self._stack_rollout(
+            results,
+            "actions",
+            num_steps,
+            self._actions.arrays,
+            lambda values, t: self._actions.batch_with_gaps(values, stepped[t]),
+        )
 
     def _rollout_observations(self, results: dict[int, Any], num_steps: int) -> Any:
         """The observations of a rollout: ``(T, n, ...)`` arrays, or (spaces that do not batch
         into arrays) a list of ``T`` batches, each what :meth:`step` would have returned."""
+        return self._stack_rollout(
+            results,
+            "observations",
+            num_steps,
+            self._obs.arrays,
+            lambda values, t: self._obs.batch_of(values),
+        )
+
+    def _stack_rollout(
+        self,
+        results: dict[int, Any],
+        key: str,
+        num_steps: int,
+        arrays: bool,
+        batch: Callable[[list[Any], int], Any],
+    ) -> Any:
+        """The hosts' rollout entries ``key`` placed in their envs' rows: one ``(T, n, ...)``
+        tree (``arrays``), or per step the per-env values batched by ``batch(values, t)``."""
         n = self.num_envs
-        if self._obs.arrays:
-            observations = widen(results[0]["observations"], num_steps, n)
+        if arrays:
+            stacked = widen(results[min(results)][key], num_steps, n)
             for k, payload in results.items():
                 rows = slice(self.hosts[k].start, self.hosts[k].stop)
-                copy_rows(observations, (slice(None), rows), payload["observations"])
-            return observations
+                copy_rows(stacked, (slice(None), rows), payload[key])
+            return stacked
         steps: list[Any] = []
         for t in range(num_steps):
             values: list[Any] = [None] * n
             for k, payload in results.items():
-                values[self.hosts[k].start : self.hosts[k].stop] = payload["observations"][t]
-            steps.append(self._obs.batch_of(values))
+                values[self.hosts[k].start : self.hosts[k].stop] = payload[key][t]
+            steps.append(batch(values, t))
         return steps
 
     # --- EnvPool-style asynchronous batches ------------------------------------------------------

@@ -22,7 +22,7 @@ from vecgym.vector._async.batch import copy_rows, copy_tree, select_rows
 from vecgym.vector.utils import batch_space, concatenate, create_empty_array, is_array_batchable
 from vecgym.vector.utils import iterate as iterate_batch
 
-__all__ = ["ObsStore", "row_indices"]
+__all__ = ["ObsStore", "SpaceWire", "row_indices"]
 
 
 def row_indices(rows: Any, n: int) -> list[int]:
@@ -37,7 +37,37 @@ def row_indices(rows: Any, n: int) -> list[int]:
     return [int(i) for i in array.tolist()]
 
 
-class ObsStore:
+class SpaceWire:
+    """The wire form of batches of values of ``space`` (a single-env space), shared by the
+    observations (:class:`ObsStore`) and the actions
+    (:class:`~vecgym.vector._ray.actions.ActionWire`).
+
+    Attributes:
+        arrays: whether ``space`` batches into arrays (the wire form is the batch tree) or not (a
+            list with one value per env).
+    """
+
+    def __init__(self, space: Space[Any]) -> None:
+        self.space = space
+        self.arrays = is_array_batchable(space)
+
+    def split(self, batch: Any, count: int) -> list[Any]:
+        """The ``count`` values of a batch, one per env."""
+        return list(iterate_batch(batch_space(self.space, count), batch))
+
+    def pick(self, wire: Any, rows: Any) -> Any:
+        """Rows ``rows`` (a slice, an index array or a bool mask) of a wire form."""
+        if self.arrays:
+            return select_rows(wire, rows)
+        return [wire[i] for i in row_indices(rows, len(wire))]
+
+    def batch_of(self, values: list[Any]) -> Any:
+        """A new batch of per-env values."""
+        empty = create_empty_array(self.space, n=len(values), fn=np.zeros)
+        return concatenate(self.space, values, empty)
+
+
+class ObsStore(SpaceWire):
     """The latest observation of each of ``n`` envs of ``space`` (their single space).
 
     Attributes:
@@ -48,24 +78,15 @@ class ObsStore:
     """
 
     def __init__(self, space: Space[Any], n: int) -> None:
-        self.space = space
+        super().__init__(space)
         self.n = n
-        self.arrays = is_array_batchable(space)
         self.batch: Any = create_empty_array(space, n=n, fn=np.zeros)
         self.values: list[Any] = [] if self.arrays else [None] * n
 
     # --- wire forms ------------------------------------------------------------------------------
     def wire_of(self, batch: Any, count: int) -> Any:
         """The wire form of a local vector env's batch of ``count`` observations."""
-        if self.arrays:
-            return batch
-        return list(iterate_batch(batch_space(self.space, count), batch))
-
-    def pick(self, wire: Any, rows: Any) -> Any:
-        """Rows ``rows`` of a wire form."""
-        if self.arrays:
-            return select_rows(wire, rows)
-        return [wire[i] for i in row_indices(rows, len(wire))]
+        return batch if self.arrays else self.split(batch, count)
 
     def wire(self, rows: Any = None) -> Any:
         """The wire form of rows ``rows`` (all for ``None``; arrays: views for slices)."""
@@ -105,8 +126,3 @@ class ObsStore:
         else:
             batch = self.batch_of(self.wire(rows))
         return copy_module.deepcopy(batch) if copy else batch
-
-    def batch_of(self, values: list[Any]) -> Any:
-        """A new batch of per-env values (spaces that do not batch into arrays)."""
-        empty = create_empty_array(self.space, n=len(values), fn=np.zeros)
-        return concatenate(self.space, values, empty)
