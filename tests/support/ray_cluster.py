@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Iterator
 from typing import Any
@@ -30,3 +31,16 @@ def loopback_cluster() -> Iterator[Any]:
     finally:
         ray.shutdown()
         local.shutdown()
+
+
+@contextlib.contextmanager
+def extra_node(cluster: Any) -> Iterator[Any]:
+    """A third 1-CPU node added to ``cluster`` for one test (a node to lose); removed at the end
+    unless the test removed it itself."""
+    node = cluster.add_node(num_cpus=1)
+    cluster.wait_for_nodes()
+    try:
+        yield node
+    finally:
+        if node in cluster.worker_nodes:
+            cluster.remove_node(node)

@@ -28,7 +28,7 @@ import pytest
 import vecgym
 from tests.support.counting_env import CountingEnv
 from tests.support.crashing_envs import DyingEnv
-from tests.support.ray_cluster import loopback_cluster
+from tests.support.ray_cluster import extra_node, loopback_cluster
 from tests.vector.helpers import assert_same_batch
 from tests.vector.test_async_differential import SPACES, SpaceEnv
 from vecgym import error
@@ -410,85 +410,77 @@ def ones_policy(obs: np.ndarray) -> np.ndarray:
 
 
 def test_restart_after_node_loss_moves_the_host(cluster: Any) -> None:
-    node = cluster.add_node(num_cpus=1)
-    cluster.wait_for_nodes()
-    envs, removed = None, False
-    try:
-        # half a CPU per host leaves room on the surviving nodes for the restarted host
-        envs = RayVectorEnv(
-            [lambda: CountingEnv(terminate_at=50)] * 6,
-            cpus_per_host=0.5,
-            on_worker_failure="restart",
-            start_timeout=WAIT_S,
-            step_timeout=WAIT_S,
-        )
-        envs.restart_entropy = 0
-        assert len(envs.hosts) == 3
-        (lost,) = hosts_on(envs, node.node_id)
-        envs.reset(seed=0)
-        envs.step(np.ones(6, dtype=np.int64))
-        cluster.remove_node(node)
-        removed = True
-        obs, rewards, terminated, truncated, infos = envs.step(np.ones(6, dtype=np.int64))
-        rows = list(range(envs.hosts[lost].start, envs.hosts[lost].stop))
-        others = [i for i in range(6) if i not in rows]
-        assert envs.restart_count == 1
-        assert not hosts_on(envs, node.node_id)  # the host now runs on a surviving node
-        assert obs[rows].ravel().tolist() == [0.0] * len(rows)
-        assert obs[others].ravel().tolist() == [2.0] * len(others)
-        assert truncated[rows].all()
-        assert not truncated[others].any()
-        assert rewards[others].tolist() == [1.0] * len(others)
-        assert not terminated.any()
-        assert infos["worker_restarted"].tolist() == [i in rows for i in range(6)]
-        obs, *_ = envs.step(np.ones(6, dtype=np.int64))  # the restarted envs' autoreset step
-        obs, *_ = envs.step(np.ones(6, dtype=np.int64))
-        assert obs[rows].ravel().tolist() == [1.0] * len(rows)
-        assert obs[others].ravel().tolist() == [4.0] * len(others)
-        batch = envs.rollout(ones_policy, 2)  # the moved host runs rollouts too
-        assert batch.observations[:, rows, 0].tolist() == [[1.0] * len(rows), [2.0] * len(rows)]
-        assert batch.observations[:, others, 0].tolist() == [
-            [4.0] * len(others),
-            [5.0] * len(others),
-        ]
-        actors = [host.actor for host in envs.hosts]
-    finally:
-        if envs is not None:
-            envs.close()
-        if not removed:
+    with extra_node(cluster) as node:
+        envs = None
+        try:
+            # half a CPU per host leaves room on the surviving nodes for the restarted host
+            envs = RayVectorEnv(
+                [lambda: CountingEnv(terminate_at=50)] * 6,
+                cpus_per_host=0.5,
+                on_worker_failure="restart",
+                start_timeout=WAIT_S,
+                step_timeout=WAIT_S,
+            )
+            envs.restart_entropy = 0
+            assert len(envs.hosts) == 3
+            (lost,) = hosts_on(envs, node.node_id)
+            envs.reset(seed=0)
+            envs.step(np.ones(6, dtype=np.int64))
             cluster.remove_node(node)
+            obs, rewards, terminated, truncated, infos = envs.step(np.ones(6, dtype=np.int64))
+            rows = list(range(envs.hosts[lost].start, envs.hosts[lost].stop))
+            others = [i for i in range(6) if i not in rows]
+            assert envs.restart_count == 1
+            assert not hosts_on(envs, node.node_id)  # the host now runs on a surviving node
+            assert obs[rows].ravel().tolist() == [0.0] * len(rows)
+            assert obs[others].ravel().tolist() == [2.0] * len(others)
+            assert truncated[rows].all()
+            assert not truncated[others].any()
+            assert rewards[others].tolist() == [1.0] * len(others)
+            assert not terminated.any()
+            assert infos["worker_restarted"].tolist() == [i in rows for i in range(6)]
+            obs, *_ = envs.step(np.ones(6, dtype=np.int64))  # the restarted envs' autoreset step
+            obs, *_ = envs.step(np.ones(6, dtype=np.int64))
+            assert obs[rows].ravel().tolist() == [1.0] * len(rows)
+            assert obs[others].ravel().tolist() == [4.0] * len(others)
+            batch = envs.rollout(ones_policy, 2)  # the moved host runs rollouts too
+            assert batch.observations[:, rows, 0].tolist() == [[1.0] * len(rows), [2.0] * len(rows)]
+            assert batch.observations[:, others, 0].tolist() == [
+                [4.0] * len(others),
+                [5.0] * len(others),
+            ]
+            actors = [host.actor for host in envs.hosts]
+        finally:
+            if envs is not None:
+                envs.close()
     assert_actors_gone(actors)
 
 
 def test_restart_without_a_free_cpu_raises_worker_died_in_time(cluster: Any) -> None:
-    node = cluster.add_node(num_cpus=1)
-    cluster.wait_for_nodes()
-    envs, removed = None, False
-    try:
-        # one host per node, each reserving its node's CPU: a lost host has nowhere to go
-        envs = RayVectorEnv(
-            [lambda: CountingEnv(terminate_at=50)] * 3,
-            on_worker_failure="restart",
-            start_timeout=8.0,
-            step_timeout=WAIT_S,
-        )
-        (lost,) = hosts_on(envs, node.node_id)
-        actors = [host.actor for host in envs.hosts]
-        envs.reset(seed=0)
-        cluster.remove_node(node)
-        removed = True
-        with pytest.raises(error.WorkerDied, match=f"host {lost}") as info:
-            envs.step(np.ones(3, dtype=np.int64))
-        assert info.value.env_indices == (lost,)
-        assert "within 8.0 s" in str(info.value)
-        assert NO_CPUS_FOR_RESTART.split("{", 1)[0] in str(info.value)
-        with pytest.raises(error.WorkerDied):  # unusable afterwards, as in "raise" mode
-            envs.step(np.ones(3, dtype=np.int64))
-    finally:
-        if envs is not None:
-            envs.close()
-        if not removed:
+    with extra_node(cluster) as node:
+        envs = None
+        try:
+            # one host per node, each reserving its node's CPU: a lost host has nowhere to go
+            envs = RayVectorEnv(
+                [lambda: CountingEnv(terminate_at=50)] * 3,
+                on_worker_failure="restart",
+                start_timeout=8.0,
+                step_timeout=WAIT_S,
+            )
+            (lost,) = hosts_on(envs, node.node_id)
+            actors = [host.actor for host in envs.hosts]
+            envs.reset(seed=0)
             cluster.remove_node(node)
+            with pytest.raises(error.WorkerDied, match=f"host {lost}") as info:
+                envs.step(np.ones(3, dtype=np.int64))
+            assert info.value.env_indices == (lost,)
+            assert "within 8.0 s" in str(info.value)
+            assert NO_CPUS_FOR_RESTART.split("{", 1)[0] in str(info.value)
+            with pytest.raises(error.WorkerDied):  # unusable afterwards, as in "raise" mode
+                envs.step(np.ones(3, dtype=np.int64))
+        finally:
+            if envs is not None:
+                envs.close()
     assert_actors_gone(actors)
     deadline = time.monotonic() + WAIT_S  # Ray frees the CPUs of killed actors shortly after
     while ray.available_resources().get("CPU", 0.0) < 2.0 and time.monotonic() < deadline:

@@ -25,7 +25,7 @@ import vecgym
 from tests.support.counting_env import CountingEnv
 from tests.support.crashing_envs import STEP_FAILURE_MSG, DyingEnv, RaisingEnv
 from tests.support.processes import python_stdout
-from tests.support.ray_cluster import loopback_cluster
+from tests.support.ray_cluster import extra_node, loopback_cluster
 from tests.support.slow_env import SlowEnv
 from tests.vector.helpers import assert_same_batch
 from vecgym import error
@@ -332,26 +332,22 @@ def test_host_exit_raises_worker_died(cluster: Any) -> None:
 
 
 def test_node_removal_raises_worker_died(cluster: Any) -> None:
-    node = cluster.add_node(num_cpus=1)
-    cluster.wait_for_nodes()
-    envs, removed = None, False
-    try:
-        envs = RayVectorEnv([counting(50)] * 3, start_timeout=WAIT_S)
-        assert len(envs.hosts) == 3
-        lost = next(k for k, h in enumerate(envs.hosts) if node.node_id.startswith(h.node))
-        envs.reset(seed=0)
-        cluster.remove_node(node)
-        removed = True
-        envs.step_async(np.zeros(3, dtype=np.int64))
-        with pytest.raises(error.WorkerDied, match=f"host {lost}") as info:
-            envs.step_wait(timeout=WAIT_S)
-        assert info.value.env_indices == (lost,)
-        assert envs.hosts[lost].node in str(info.value)
-    finally:
-        if envs is not None:
-            envs.close()
-        if not removed:
+    with extra_node(cluster) as node:
+        envs = None
+        try:
+            envs = RayVectorEnv([counting(50)] * 3, start_timeout=WAIT_S)
+            assert len(envs.hosts) == 3
+            lost = next(k for k, h in enumerate(envs.hosts) if node.node_id.startswith(h.node))
+            envs.reset(seed=0)
             cluster.remove_node(node)
+            envs.step_async(np.zeros(3, dtype=np.int64))
+            with pytest.raises(error.WorkerDied, match=f"host {lost}") as info:
+                envs.step_wait(timeout=WAIT_S)
+            assert info.value.env_indices == (lost,)
+            assert envs.hosts[lost].node in str(info.value)
+        finally:
+            if envs is not None:
+                envs.close()
 
 
 def test_timeout_discards_late_results(cluster: Any) -> None:
