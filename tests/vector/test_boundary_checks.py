@@ -81,6 +81,69 @@ def test_box_bounds_only_when_strict() -> None:
         ActionBoundsCheck(space, strict=False).check_batch(np.full((2, 2), np.nan), 2)
 
 
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+@pytest.mark.parametrize("size", [1, 3, 5000])
+def test_nan_check_agrees_with_isnan(dtype: Any, size: int) -> None:
+    """The NaN test (one maximum over the batch) flags exactly the rows with a NaN, also beside
+    infinities of both signs and the dtype's largest values, without warnings."""
+    space = Box(-np.inf, np.inf, (2,), dtype)
+    check = ActionBoundsCheck(space, strict=False)
+    big = np.finfo(dtype).max
+    batches = [
+        np.zeros((size, 2), dtype),
+        np.full((size, 2), big, dtype),
+        np.tile(np.array([np.inf, -np.inf], dtype), (size, 1)),
+    ]
+    for batch in batches:
+        check.check_batch(batch, size)  # no NaN: accepted
+        with_nan = batch.copy()
+        with_nan[size - 1, 1] = np.nan
+        with pytest.raises(error.InvalidAction, match=rf"sub-environment\(s\) \[{size - 1}\]"):
+            check.check_batch(with_nan, size)
+    transposed = np.full((2, size), np.nan, dtype).T  # not contiguous
+    with pytest.raises(error.InvalidAction):
+        check.check_batch(transposed, size)
+
+
+@pytest.mark.parametrize(
+    "views",
+    [
+        np.arange(6, dtype=np.int64),
+        np.arange(6, dtype=np.uint8) % 2 == 0,
+        np.linspace(-1, 1, 6).astype(np.float32),  # 0-d float32 actions come back as float64
+        np.linspace(-1, 1, 6),
+        np.arange(18, dtype=np.float32).reshape(6, 3),
+        (np.arange(6), np.arange(12.0).reshape(6, 2)),
+        {"a": np.arange(6), "b": np.ones((6, 1), np.int8)},
+    ],
+)
+@pytest.mark.parametrize("stepped", [[True] * 4, [True, False, True, True]])
+def test_worker_reads_a_slice_of_actions_as_env_by_env(views: Any, stepped: list[bool]) -> None:
+    from vecgym.vector._async.worker import _read, _read_actions
+
+    got = _read_actions(views, 1, 5, stepped)
+    for k, on in enumerate(stepped):
+        if not on:
+            continue
+        _assert_same_action(got[k], _read(views, 1 + k), views)
+
+
+def _assert_same_action(value: Any, expected: Any, views: Any) -> None:
+    """Same type, dtype and value; arrays are private copies (the env may keep or change them)."""
+    assert type(value) is type(expected)
+    if isinstance(expected, dict):
+        for key in expected:
+            _assert_same_action(value[key], expected[key], views[key])
+    elif isinstance(expected, tuple):
+        for part, expected_part, view in zip(value, expected, views, strict=True):
+            _assert_same_action(part, expected_part, view)
+    else:
+        assert value.dtype == expected.dtype
+        np.testing.assert_array_equal(value, expected)
+        if isinstance(value, np.ndarray):
+            assert not np.shares_memory(value, views)
+
+
 def test_structured_and_fallback_spaces() -> None:
     space = Dict({"a": Discrete(2), "b": Tuple((MultiBinary(1), Box(0, 1, (1,))))})
     check = ActionBoundsCheck(space, strict=True)

@@ -418,3 +418,69 @@ def test_info_signatures_cover_numeric_values_only() -> None:
         {"a": [1, 2]},
     ):
         assert info_signature(other) is None, other
+
+
+_slot_scalars = st.one_of(
+    st.integers(-(2**70), 2**70),  # beyond int64 too: such an info is pickled
+    st.floats(allow_nan=False),
+    st.booleans(),
+    st.integers(-(2**40), 2**40).map(np.int64),
+    st.floats(allow_nan=False, width=32).map(np.float32),
+    st.sampled_from([np.zeros(2), np.arange(3, dtype=np.int16), "text"]),
+)
+_slot_infos = st.dictionaries(st.sampled_from(["x", "y", "z"]), _slot_scalars, max_size=3)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(_slot_infos, min_size=1, max_size=6),
+    st.lists(_slot_infos, max_size=3),
+    st.booleans(),
+)
+def test_info_writer_batch_equals_env_by_env(
+    infos: list[dict[str, Any]], learned_from: list[dict[str, Any]], contiguous: bool
+) -> None:
+    """``InfoWriter.write_batch`` (one slot assignment per key) writes the same slots, returns
+    the same schema ids and proposes the same signatures as ``write`` env by env."""
+    import os
+
+    from vecgym.vector._async.infos import InfoRegistry, InfoWriter, info_signature
+
+    num_envs = 2 * len(infos) + 1
+    envs = list(range(1, len(infos) + 1)) if contiguous else list(range(0, 2 * len(infos), 2))
+    registry = InfoRegistry(num_envs)
+    signatures = [info_signature(info) for info in [*learned_from, *infos[:1]]]
+    registry.learn([sig for sig in signatures if sig])
+    results = []
+    try:
+        for batched in (False, True):
+            writer = InfoWriter()
+            if registry.fd is not None:
+                writer.attach(registry.layout, os.dup(registry.fd))
+            proposals: list[Any] = []
+            for _ in range(2):  # the second round runs with the writer's cache filled
+                if batched:
+                    ids = writer.write_batch(envs, infos, proposals)
+                else:
+                    pairs = zip(envs, infos, strict=True)
+                    ids = [writer.write(i, info, proposals) for i, info in pairs]
+                views = registry.views(registry.generation) if registry.fd is not None else {}
+                rows = {slot: view[envs].copy() for slot, view in views.items()}
+                # only the slots of the schema each env was written with count
+                written = {
+                    (i, key): rows[(key, tag)][k]
+                    for k, (i, schema) in enumerate(zip(envs, ids, strict=True))
+                    if schema
+                    for key, tag in registry.layout.schemas[schema - 1]
+                }
+                results.append((ids, written, list(proposals)))
+                for view in views.values():
+                    view[...] = 0
+    finally:
+        registry.close()
+    for expected, got in zip(results[:2], results[2:], strict=True):
+        assert got[0] == expected[0]
+        assert got[2] == expected[2]
+        assert got[1].keys() == expected[1].keys()
+        for slot, value in expected[1].items():
+            np.testing.assert_array_equal(got[1][slot], value)

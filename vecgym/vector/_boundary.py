@@ -71,7 +71,15 @@ def _rows(bad: Any) -> npt.NDArray[np.bool_]:
 
 def _nan_check(batch: np.ndarray) -> tuple[Callable[[np.ndarray], bool], LeafCheck]:
     def ok(batch: np.ndarray) -> bool:
-        return batch.dtype.kind not in "fc" or not bool(np.isnan(batch).any())
+        kind = batch.dtype.kind
+        if kind not in "fc":
+            return True
+        if kind == "f" and batch.size:
+            # The maximum is NaN exactly when some value is NaN (numpy's maximum propagates NaN,
+            # with no arithmetic that could overflow or warn): one reduction, no temporary mask.
+            top = np.maximum.reduce(batch.reshape(-1))
+            return bool(top == top)
+        return not bool(np.isnan(batch).any())
 
     def bad(batch: np.ndarray) -> npt.NDArray[np.bool_]:
         if batch.dtype.kind not in "fc":
@@ -197,6 +205,7 @@ class ActionBoundsCheck:
         leaves = _leaf_spaces(single_space)
         self.vectorised = leaves is not None
         self._leaves: list[tuple[Callable[[np.ndarray], bool], LeafCheck]] = []
+        self._single_array = leaves is not None and len(leaves) == 1 and leaves[0] is single_space
         if leaves is not None:
             for leaf in leaves:
                 checks = _leaf_check(leaf, strict)
@@ -239,6 +248,11 @@ class ActionBoundsCheck:
         Batches whose structure does not fit are left to the caller's own checks.
         """
         if self.vectorised:
+            if self._single_array and type(actions) is np.ndarray:
+                # The usual batch: one array for a Box / Discrete / MultiDiscrete / MultiBinary.
+                if actions.ndim and len(actions) == count and actions.dtype != object:
+                    self.check_leaves((actions,))
+                return
             arrays: list[np.ndarray] = []
             if _flatten(actions, self.space, arrays) and all(len(a) == count for a in arrays):
                 self.check_leaves(arrays)

@@ -8,6 +8,7 @@ return: observations in the form of :attr:`VectorEnv.observation_space` (the sin
 
 from __future__ import annotations
 
+import operator
 from enum import Enum
 from typing import TYPE_CHECKING, Any, Generic, cast
 
@@ -299,32 +300,27 @@ def merge_info_columns(entries: list[tuple[int, dict[str, Any]]], num_envs: int)
     if len(entries) == 1:
         env_num, info = entries[0]
         return _fold_infos({}, info, env_num, num_envs)
-    columns: dict[str, tuple[list[int], list[Any]]] = {}
-    first_keys = entries[0][1].keys()
-    if all(info.keys() == first_keys for _, info in entries):
-        # The usual case (every env gives the same keys): one list comprehension per key.
-        indices = [env_num for env_num, _ in entries]
-        infos_list = [info for _, info in entries]
-        for key in entries[0][1]:
-            columns[key] = (indices, [info[key] for info in infos_list])
-    else:
+    columns = _same_key_columns(entries)
+    if columns is None:
+        gathered: dict[str, tuple[list[int], list[Any]]] = {}
         for env_num, info in entries:
             for key, value in info.items():
-                column = columns.get(key)
+                column = gathered.get(key)
                 if column is None:
-                    columns[key] = ([env_num], [value])
+                    gathered[key] = ([env_num], [value])
                 else:
                     column[0].append(env_num)
                     column[1].append(value)
+        columns = dict(gathered)
     if any(key[:1] == "_" for key in columns):
         infos: dict[str, Any] = {}
         for env_num, info in entries:
             infos = _fold_infos(infos, info, env_num, num_envs)
         return infos
     infos = {}
-    every_env = list(range(num_envs))
+    full_mask: np.ndarray | None = None
     for key, (indices, values) in columns.items():
-        full = indices == every_env  # every env, in env order: the column is the array
+        full = len(indices) == num_envs  # env indices are distinct and sorted: every env, in order
         array = _column_array(key, indices, values, num_envs, full)
         if array is None:
             column_infos: dict[str, Any] = {}
@@ -333,7 +329,9 @@ def merge_info_columns(entries: list[tuple[int, dict[str, Any]]], num_envs: int)
             infos.update(column_infos)
             continue
         if full:
-            mask = np.ones(num_envs, dtype=np.bool_)
+            if full_mask is None:
+                full_mask = np.ones(num_envs, dtype=np.bool_)
+            mask = full_mask.copy()  # a copy is cheaper than np.ones, and each key owns its mask
         else:
             mask = np.zeros(num_envs, dtype=np.bool_)
             mask[indices] = True
@@ -342,8 +340,50 @@ def merge_info_columns(entries: list[tuple[int, dict[str, Any]]], num_envs: int)
     return infos
 
 
+def _same_key_columns(
+    entries: list[tuple[int, dict[str, Any]]],
+) -> dict[str, tuple[list[int], Sequence[Any]]] | None:
+    """The columns of ``entries`` when every info has the first info's keys (the usual case), in
+    the first info's key order (the fold's order then); ``None`` when the key sets differ."""
+    infos_list = [info for _, info in entries]
+    found = same_key_columns(infos_list)
+    if found is None:
+        return None
+    keys, values = found
+    indices = [env_num for env_num, _ in entries]  # a list: a tuple would index dimensions
+    return {key: (indices, column) for key, column in zip(keys, values, strict=True)}
+
+
+def same_key_columns(
+    infos: Sequence[dict[str, Any]],
+) -> tuple[list[str], list[Sequence[Any]]] | None:
+    """``(keys, columns)`` of ``infos`` when every info has the keys of the first one (the usual
+    case): the first info's keys in order, and for each key its values, one per info, gathered
+    without a Python loop per info. ``None`` when the key sets differ (or ``infos`` is empty).
+
+    Example:
+        >>> same_key_columns([{"x": 1, "y": 2.0}, {"y": 3.0, "x": 4}])
+        (['x', 'y'], [(1, 4), (2.0, 3.0)])
+        >>> same_key_columns([{"x": 1}, {"y": 2}]) is None
+        True
+    """
+    if not infos or len(set(map(len, infos))) != 1:
+        return None
+    keys = list(infos[0])
+    if not keys:
+        return keys, []
+    try:
+        # Equal lengths and every key of the first info present: the key sets are equal.
+        if len(keys) == 1:
+            key = keys[0]
+            return keys, [tuple(info[key] for info in infos)]
+        return keys, list(zip(*map(operator.itemgetter(*keys), infos), strict=True))
+    except KeyError:
+        return None
+
+
 def _column_array(
-    key: str, indices: list[int], values: list[Any], num_envs: int, full: bool
+    key: str, indices: list[int], values: Sequence[Any], num_envs: int, full: bool
 ) -> Any:
     """The batched array (or nested infos) of one info key's column, or ``None`` when the column
     needs the value-by-value fold (``full``: ``indices`` are every env in order)."""

@@ -43,6 +43,7 @@ import numpy as np
 
 from vecgym.vector._async.batch import fold_replies
 from vecgym.vector._async.protocol import create_block, map_block
+from vecgym.vector.vector_env import same_key_columns
 
 __all__ = ["HeldInfos", "InfoLayout", "InfoRegistry", "InfoWriter", "info_signature"]
 
@@ -179,6 +180,39 @@ class InfoWriter:
             except (OverflowError, TypeError, ValueError):  # e.g. an int beyond int64
                 return 0
         return schema
+
+    def write_batch(
+        self, indices: list[int], infos: list[dict[str, Any]], proposals: list[Signature]
+    ) -> list[int]:
+        """:meth:`write` for the infos of several envs (``indices[k]`` returned ``infos[k]``): the
+        schema id of each. When they all have the same keys, each key's values of one type and a
+        known schema, each slot is written once for all of them (one numpy assignment per key
+        instead of one per key and env); anything else goes env by env."""
+        if len(infos) > 1:
+            found = same_key_columns(infos)
+            if found is not None:
+                keys, columns = found
+                kinds = [set(map(type, column)) for column in columns]
+                if all(len(kind) == 1 for kind in kinds):
+                    shape_key = (tuple(keys), tuple(kind.pop() for kind in kinds))
+                    schema = self._by_types.get(shape_key)  # never cached with arrays among them
+                    if schema == 0:
+                        return [0] * len(infos)
+                    if schema is not None and self._write_columns(schema, indices, columns):
+                        return [schema] * len(infos)
+        return [self.write(i, info, proposals) for i, info in zip(indices, infos, strict=True)]
+
+    def _write_columns(self, schema: int, indices: list[int], columns: list[Any]) -> bool:
+        """Write one column of scalars of one type per slot of ``schema``; ``False`` when a value
+        does not fit (e.g. an int beyond int64: those infos then go env by env)."""
+        first, last = indices[0], indices[-1]
+        rows: Any = slice(first, last + 1) if last - first + 1 == len(indices) else indices
+        try:
+            for (_, view), column in zip(self._writers[schema], columns, strict=True):
+                view[rows] = column
+        except (OverflowError, TypeError, ValueError):
+            return False
+        return True
 
 
 class InfoRegistry:

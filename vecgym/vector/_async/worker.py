@@ -199,6 +199,19 @@ def _read(views: Any, index: int) -> Any:
     return tuple(_read(sub, index) for sub in views)
 
 
+def _read_actions(views: Any, start: int, stop: int, stepped: list[bool]) -> list[Any]:
+    """The actions of envs ``start`` to ``stop - 1``, each as :func:`_read` reads it (``None``
+    for the envs not ``stepped``), read for the whole slice at once where the layout allows:
+    integer and float64 scalars straight from the slice, array actions as rows of one copy."""
+    if isinstance(views, np.ndarray):
+        block = views[start:stop]
+        if block.ndim > 1:
+            return list(block.copy())
+        if block.dtype.kind in "biu" or block.dtype == np.float64:
+            return list(block)
+    return [_read(views, start + k) if on else None for k, on in enumerate(stepped)]
+
+
 def _write_obs(
     state: WorkerState, index: int, obs: Any, observations: list[tuple[int, Any]]
 ) -> None:
@@ -233,6 +246,26 @@ def _finish(state: WorkerState, seq: int, reply: Reply | None) -> None:
         state.conn.send(reply)
 
 
+def _write_infos(
+    writer: InfoWriter,
+    schema_view: np.ndarray,
+    envs: list[int],
+    env_infos: list[dict[str, Any]],
+    proposals: list[Any],
+    pickled: list[tuple[int, dict[str, Any]]],
+) -> None:
+    """Write the non-empty infos of ``envs`` into their shared slots, all at once, and their
+    schema ids into ``schema_view``; those without a schema are appended to ``pickled``."""
+    schemas = writer.write_batch(envs, env_infos, proposals)
+    schema_view[envs] = schemas
+    if not all(schemas):
+        pickled.extend(
+            (index, info)
+            for index, info, schema in zip(envs, env_infos, schemas, strict=True)
+            if not schema
+        )
+
+
 def _step(state: WorkerState, seq: int) -> Reply | None:
     views = state.views
     if state.actions_in_shm:
@@ -247,21 +280,29 @@ def _step(state: WorkerState, seq: int) -> Reply | None:
     mask = views.step_mask
     rewards, terminated, truncated = views.rewards, views.terminated, views.truncated
     infos: list[tuple[int, dict[str, Any]]] = []
+    info_envs: list[int] = []
+    env_infos: list[dict[str, Any]] = []
     observations: list[tuple[int, Any]] = []
     error: RemoteError | None = None
     single_leaf = isinstance(views.observations, np.ndarray)
     obs_view = views.observations
+    start, stop = state.start, state.stop
+    stepped = mask[start:stop].tolist()
+    if actions_view is not None:
+        actions = _read_actions(actions_view, start, stop, stepped)
+    else:
+        assert request is not None
+        actions = [request.payload[start + k] if on else None for k, on in enumerate(stepped)]
+    if all(stepped):
+        schema_view[start:stop] = 0  # the envs with infos get their schema ids after the loop
+    else:
+        schema_view[start:stop][np.asarray(stepped)] = 0
     for offset, auto in enumerate(state.autoenvs):
-        index = state.start + offset
-        if not mask[index]:
+        if not stepped[offset]:
             continue
-        if actions_view is not None:
-            action = _read(actions_view, index)
-        else:
-            assert request is not None
-            action = request.payload[index]
+        index = start + offset
         try:
-            obs, reward, term, trunc, info = auto.step(action)
+            obs, reward, term, trunc, info = auto.step(actions[offset])
             if single_leaf:
                 obs_view[index] = obs
             else:
@@ -273,12 +314,10 @@ def _step(state: WorkerState, seq: int) -> Reply | None:
             error = RemoteError.capture(exc, index)
             break
         if info:
-            schema = writer.write(index, info, proposals)
-            schema_view[index] = schema
-            if not schema:
-                infos.append((index, info))
-        else:
-            schema_view[index] = 0
+            info_envs.append(index)
+            env_infos.append(info)
+    if env_infos:
+        _write_infos(writer, schema_view, info_envs, env_infos, proposals, infos)
     if error is None and not infos and state.obs_in_shm:
         return None
     return Reply(

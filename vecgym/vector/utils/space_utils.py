@@ -86,9 +86,8 @@ def make_batch_writer(space: Space[Any], out: Any) -> Writer:
 @make_batch_writer.register(MultiDiscrete)
 @make_batch_writer.register(MultiBinary)
 def _array_batch_writer(space: Space[Any], out: Any) -> Writer:
-    def write(index: int, value: Any) -> None:
-        out[index] = value
-
+    # The array's own ``__setitem__``: no Python frame per write.
+    write: Writer = out.__setitem__
     return write
 
 
