@@ -7,9 +7,10 @@ from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+import vecgym
 from tests.vector.helpers import assert_same_batch
 from vecgym.vector import AutoresetMode, SyncVectorEnv
 from vecgym.vector.vector_env import merge_info_columns
@@ -76,6 +77,67 @@ class _FoldingSyncVectorEnv(SyncVectorEnv):  # type: ignore[type-arg]
 
     def _add_info(self, vector_infos: Any, env_info: Any, env_num: int) -> Any:
         return super()._add_info(vector_infos, env_info, env_num)
+
+
+class _ScriptedInfoEnv(vecgym.Env[Any, Any]):
+    """Returns the infos of a script, one per step: ``script[t][index]`` (``None``: empty)."""
+
+    def __init__(self, script: list[list[dict[str, Any] | None]], index: int) -> None:
+        from vecgym.spaces import Box, Discrete
+
+        self.observation_space = Box(-1.0, 1.0, (1,), np.float32)
+        self.action_space = Discrete(2)
+        self.script, self.index, self.t = script, index, 0
+
+    def reset(self, *, seed: int | None = None, options: Any = None) -> Any:
+        return np.zeros(1, np.float32), {}
+
+    def step(self, action: Any) -> Any:
+        info = self.script[self.t][self.index]
+        self.t += 1
+        return np.zeros(1, np.float32), 0.0, False, False, info or {}
+
+
+_script_values = st.one_of(
+    st.integers(-(2**70), 2**70),
+    st.floats(allow_nan=False),
+    st.booleans(),
+    st.integers(-100, 100).map(np.int16),
+    st.floats(allow_nan=False, width=32).map(np.float32),
+    st.sampled_from([np.zeros(2), "text", None, {"inner": 1}]),
+)
+_script_infos = st.one_of(
+    st.none(),
+    st.dictionaries(st.sampled_from(["x", "y", "z", "_x", 3]), _script_values, max_size=3),
+)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.integers(1, 4).flatmap(
+        lambda n: st.lists(st.lists(_script_infos, min_size=n, max_size=n), min_size=1, max_size=6)
+    )
+)
+@example([[{"x": 1, "y": 2.0}, {"y": 3.0, "x": 4}], [{"y": 1.0, "x": 2}, {"x": 5, "y": 6.0}]])
+@example([[{"x": 1}, {"x": 2}], [{"x": 1.5}, None], [{"x": 2**70}, {"x": 1}], [{"y": 1}, {"x": 2}]])
+def test_sync_steps_batch_infos_like_the_fold(script: list[list[dict[str, Any] | None]]) -> None:
+    """Each SyncVectorEnv step batches its infos as the per-env fold does (or both raise),
+    whatever the keys (strings or not), their order and the value types from step to step."""
+    num_envs = len(script[0])
+    fns = [lambda i=i: _ScriptedInfoEnv(script, i) for i in range(num_envs)]
+    ours = SyncVectorEnv(fns)  # type: ignore[arg-type]
+    folding = _FoldingSyncVectorEnv(fns)  # type: ignore[arg-type]
+    ours.reset()
+    folding.reset()
+    actions = np.zeros(num_envs, dtype=np.int64)
+    for t in range(len(script)):
+        try:
+            expected = folding.step(actions)[4]
+        except (AttributeError, TypeError, ValueError, OverflowError):
+            with pytest.raises((AttributeError, TypeError, ValueError, OverflowError)):
+                ours.step(actions)
+            return
+        assert_same_batch(ours.step(actions)[4], expected, f"step {t}")
 
 
 def _same_sign_actions(steps: int, mixed: bool) -> list[np.ndarray]:

@@ -226,7 +226,7 @@ class VectorEnv(Generic[ObsType, ActType, ArrayType]):
         subclass that overrides :meth:`_add_info` gets the fold through its override.
 
         Args:
-            entries: ``(env_index, info)`` pairs in env order, each info non-empty.
+            entries: ``(env_index, info)`` pairs in increasing env order, each info non-empty.
 
         Returns:
             The batched infos (a new dict).
@@ -293,9 +293,9 @@ def merge_info_columns(entries: list[tuple[int, dict[str, Any]]], num_envs: int)
     numpy number type, or numpy arrays of one dtype and shape) becomes its array in one
     assignment, as the fold would make it: no widening can happen there. Nested dicts are merged
     the same way, recursively. Any other column (mixed types that may widen, objects,
-    ``final_obs``) and any key starting with ``_`` (which the fold could mix up with a mask) goes
-    through :meth:`VectorEnv._add_info`'s rules value by value, so the result is the fold's in
-    every case.
+    ``final_obs``) and any key starting with ``_`` or not a string (which the fold could mix up
+    with a mask) goes through :meth:`VectorEnv._add_info`'s rules value by value, so the result
+    is the fold's in every case. ``entries`` are in increasing env order.
     """
     if len(entries) == 1:
         env_num, info = entries[0]
@@ -312,7 +312,9 @@ def merge_info_columns(entries: list[tuple[int, dict[str, Any]]], num_envs: int)
                     column[0].append(env_num)
                     column[1].append(value)
         columns = dict(gathered)
-    if any(key[:1] == "_" for key in columns):
+    if any(not isinstance(key, str) or key[:1] == "_" for key in columns):
+        # A key starting with "_" could be mixed up with a mask, and so could a key that is not
+        # a string (3's mask is "_3"): the fold decides those.
         infos: dict[str, Any] = {}
         for env_num, info in entries:
             infos = _fold_infos(infos, info, env_num, num_envs)
