@@ -327,9 +327,10 @@ class InfoRegistry:
             # The usual step: every env returned the same keys with the same types.
             full = slots
             infos: dict[str, Any] = {}
+            every = np.ones(self.num_envs, dtype=np.bool_)
             for key, tag in self.layout.schemas[first_id - 1]:
                 infos[key] = full[(key, tag)].copy()
-                infos[f"_{key}"] = np.ones(self.num_envs, dtype=np.bool_)
+                infos[f"_{key}"] = every.copy()  # each key owns its mask; a copy beats np.ones
             return infos
         in_shm = np.flatnonzero(schema_ids)
         if in_shm.size == 0:
@@ -490,14 +491,17 @@ def step_infos(
     schema_ids = pool.views.info_schema.copy()
     if rows is not None:
         schema_ids[~rows] = 0
-    generations = set()
-    for k, (a, b) in enumerate(pool.slices):
-        if not schema_ids[a:b].any():
-            continue  # nothing in shared memory there (e.g. a worker a reset left alone)
-        if k in restarted:
-            schema_ids[a:b] = 0  # rows of a worker that died mid-step; its reset infos are pickled
-        else:
-            generations.add(pool.info_sent[k])
+    generations = set(pool.info_sent)
+    if restarted or len(generations) > 1:
+        # Only the workers whose rows hold schema ids this time count.
+        generations = set()
+        for k, (a, b) in enumerate(pool.slices):
+            if not schema_ids[a:b].any():
+                continue  # nothing in shared memory there (e.g. a worker a reset left alone)
+            if k in restarted:
+                schema_ids[a:b] = 0  # rows of a worker that died mid-step; its reset is pickled
+            else:
+                generations.add(pool.info_sent[k])
     if len(generations) <= 1:
         generation = generations.pop() if generations else 0
         infos = registry.assemble(schema_ids, generation, pickled, merge)
