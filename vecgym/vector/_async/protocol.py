@@ -58,7 +58,7 @@ _SEQ_SHIFT = 8
 _COMMAND_MASK = (1 << _SEQ_SHIFT) - 1
 _DONE_SHIFT = 2
 HAS_REPLY = 1
-_ALIGN = 64  # one cache line: workers never write into a line another worker writes
+_ALIGN = 64  # one cache line: each array starts on its own line
 
 
 class Command(enum.IntEnum):
