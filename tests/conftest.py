@@ -28,6 +28,11 @@ os.environ["RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"] = "0"
 # Ray's memory monitor kills actors when the whole machine is short of memory, which on a shared
 # machine is other jobs' doing; the tests leave memory pressure to the kernel.
 os.environ["RAY_memory_monitor_refresh_ms"] = "0"  # noqa: SIM112 - Ray spells it so
+# jax starts threads and warns at every later fork, which warnings-as-errors turns into failures
+# of unrelated tests; libraries import it when it is installed (EnvPool does, for its XLA API).
+# The pytest process runs without it (`import jax` raises ImportError here, which those libraries
+# handle); the jax tests run in fresh interpreters (tests/support/processes.py).
+sys.modules["jax"] = None  # type: ignore[assignment]
 
 
 def _service_pids() -> set[int]:

@@ -135,7 +135,7 @@ def entries() -> list[tuple[str, str, str]]:
         for name in _public_names(module_name):
             try:
                 obj = getattr(module, name, None)
-            except ImportError:  # a lazily imported wrapper whose optional library is missing
+            except (ImportError, DependencyNotInstalled):  # a lazy wrapper whose library is missing
                 obj = type
             if inspect.ismodule(obj):
                 continue

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import importlib.metadata
 import subprocess
 import sys
+from pathlib import Path
 
-__all__ = ["python_stdout"]
+import pytest
+
+__all__ = ["python_stdout", "run_jax_wrappers_check"]
 
 
 def python_stdout(code: str, timeout: float = 120) -> str:
@@ -14,3 +18,21 @@ def python_stdout(code: str, timeout: float = 120) -> str:
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=timeout, check=True
     )
     return result.stdout.strip()
+
+
+def run_jax_wrappers_check(target: str) -> None:
+    """Run ``tests/support/jax_wrappers_check.py target`` in a fresh interpreter (the pytest
+    process runs without jax: see tests/conftest.py); skip where jax, or Gymnasium's array-API
+    helper its wrappers need, is not installed."""
+    # Installed distributions, not find_spec: the pytest process blocks `import jax`.
+    for name in ("jax", "array-api-compat", *(["torch"] if target == "torch" else [])):
+        try:
+            importlib.metadata.version(name)
+        except importlib.metadata.PackageNotFoundError:
+            pytest.skip(f"{name} is not installed (the test extra installs it)")
+    script = Path(__file__).with_name("jax_wrappers_check.py")
+    result = subprocess.run(
+        [sys.executable, str(script), target], capture_output=True, text=True, timeout=300
+    )
+    assert result.returncode == 0, result.stderr[-4000:]
+    assert result.stdout.strip().endswith("ok"), result.stdout
