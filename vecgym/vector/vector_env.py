@@ -311,7 +311,7 @@ def merge_info_columns(entries: list[tuple[int, dict[str, Any]]], num_envs: int)
                 else:
                     column[0].append(env_num)
                     column[1].append(value)
-        columns = dict(gathered)
+        columns = cast("dict[str, tuple[list[int], Sequence[Any]]]", gathered)
     if any(not isinstance(key, str) or key[:1] == "_" for key in columns):
         # A key starting with "_" could be mixed up with a mask, and so could a key that is not
         # a string (3's mask is "_3"): the fold decides those.
