@@ -44,3 +44,22 @@ def extra_node(cluster: Any) -> Iterator[Any]:
     finally:
         if node in cluster.worker_nodes:
             cluster.remove_node(node)
+
+
+@contextlib.contextmanager
+def ray_env_pair(env_fns: list[Any], **kwargs: Any) -> Iterator[tuple[Any, Any]]:
+    """Two ``RayVectorEnv`` over the same ``env_fns`` at once (the one under test and a reference),
+    each host reserving half of its node's CPU so that both fit; both closed at the end."""
+    from vecgym.vector import RayVectorEnv
+
+    ours = RayVectorEnv(env_fns, cpus_per_host=0.5, **kwargs)
+    try:
+        reference = RayVectorEnv(env_fns, cpus_per_host=0.5, **kwargs)
+    except BaseException:
+        ours.close()
+        raise
+    try:
+        yield ours, reference
+    finally:
+        ours.close()
+        reference.close()

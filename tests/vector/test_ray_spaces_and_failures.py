@@ -28,7 +28,7 @@ import pytest
 import vecgym
 from tests.support.counting_env import CountingEnv
 from tests.support.crashing_envs import DyingEnv
-from tests.support.ray_cluster import extra_node, loopback_cluster
+from tests.support.ray_cluster import extra_node, loopback_cluster, ray_env_pair
 from tests.vector.helpers import assert_same_batch
 from tests.vector.test_async_differential import SPACES, SpaceEnv
 from vecgym import error
@@ -353,14 +353,7 @@ def test_disabled_rollout_never_steps_a_finished_env(cluster: Any, workers: int)
 def test_disabled_pipelined_rollouts_continue_each_other(cluster: Any) -> None:
     fns = [(lambda i=i: CountingEnv(terminate_at=2 + i, info_every=2)) for i in range(4)]
     kwargs: dict[str, Any] = {"autoreset_mode": "Disabled", "start_timeout": WAIT_S}
-    # two vector envs at once: each host reserves half of its node's CPU
-    ours = RayVectorEnv(fns, cpus_per_host=0.5, **kwargs)
-    try:
-        reference = RayVectorEnv(fns, cpus_per_host=0.5, **kwargs)
-    except BaseException:
-        ours.close()
-        raise
-    try:
+    with ray_env_pair(fns, **kwargs) as (ours, reference):
         ours.reset(seed=0)
         reference.reset(seed=0)
         ours.rollout_async(count_policy, 2)
@@ -373,9 +366,6 @@ def test_disabled_pipelined_rollouts_continue_each_other(cluster: Any) -> None:
         assert whole.stepped.sum(axis=0).tolist() == [2, 3, 4, 4]
         with pytest.raises(error.ResetNeeded):
             ours.step(np.zeros(4, dtype=np.int64))
-    finally:
-        ours.close()
-        reference.close()
 
 
 def test_disabled_rollout_with_every_env_finished_calls_no_policy(cluster: Any) -> None:

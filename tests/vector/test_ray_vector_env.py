@@ -25,7 +25,7 @@ import vecgym
 from tests.support.counting_env import CountingEnv
 from tests.support.crashing_envs import STEP_FAILURE_MSG, DyingEnv, RaisingEnv
 from tests.support.processes import python_stdout
-from tests.support.ray_cluster import extra_node, loopback_cluster
+from tests.support.ray_cluster import extra_node, loopback_cluster, ray_env_pair
 from tests.support.slow_env import SlowEnv
 from tests.vector.helpers import assert_same_batch
 from vecgym import error
@@ -236,14 +236,7 @@ def test_rollout_matches_sync(cluster: Any, mode: AutoresetMode) -> None:
 
 def test_pipelined_rollouts_continue_each_other(cluster: Any) -> None:
     fns = [counting(3 + i % 4, truncate_at=5) for i in range(4)]
-    # two vector envs at once: each host reserves half of its node's CPU
-    ours = RayVectorEnv(fns, cpus_per_host=0.5, start_timeout=WAIT_S)
-    try:
-        reference = RayVectorEnv(fns, cpus_per_host=0.5, start_timeout=WAIT_S)
-    except BaseException:
-        ours.close()
-        raise
-    try:
+    with ray_env_pair(fns, start_timeout=WAIT_S) as (ours, reference):
         ours.reset(seed=2)
         reference.reset(seed=2)
         ours.rollout_async(policy, 3)
@@ -258,9 +251,6 @@ def test_pipelined_rollouts_continue_each_other(cluster: Any) -> None:
         np.testing.assert_array_equal(second.next_observations, whole.next_observations)
         with pytest.raises(error.NoAsyncCallError):
             ours.rollout_wait(WAIT_S)
-    finally:
-        ours.close()
-        reference.close()
 
 
 def test_call_attributes_render_and_make_vec(cluster: Any) -> None:
