@@ -4,12 +4,18 @@ Gymnasium Sync / Async, EnvPool.
 Usage::
 
     python benchmarks/bench_atari.py [--num-envs 8 16] [--seconds 3] [--json out.json]
+                                     [--vecgym-wrappers]
 
 The envs are ``gymnasium.make("ALE/Pong-v5", frameskip=1)`` wrapped in ``AtariPreprocessing``
 (no-op starts up to 30, frame skip 4, 84x84 grey) and ``FrameStackObservation(4)``: 4x84x84
 uint8 observations, infos ``lives`` / ``episode_frame_number`` / ``frame_number`` on every step.
 EnvPool runs its ``Pong-v5``, which does the same preprocessing in C++ (set to match: sticky
 actions 0.25, no fire reset, 27,000 agent steps at most), with ``num_threads`` = the usable cores.
+
+With ``--vecgym-wrappers`` vecgym's runtimes (and the single env that sets the bound) run the same
+workload as an ``import vecgym as gym`` user builds it: ``vecgym.make`` and vecgym's
+``AtariPreprocessing`` and ``FrameStackObservation``, whose observations are Gymnasium's; the
+Gymnasium rows keep Gymnasium's wrappers (its vector envs need its spaces).
 """
 
 from __future__ import annotations
@@ -36,6 +42,19 @@ def make_env() -> Any:
     return FrameStackObservation(AtariPreprocessing(env), 4)
 
 
+def make_vecgym_env() -> Any:
+    """The same workload from ``vecgym.make`` and vecgym's wrappers."""
+    import ale_py
+    import gymnasium
+
+    import vecgym
+    from vecgym.wrappers import AtariPreprocessing, FrameStackObservation
+
+    gymnasium.register_envs(ale_py)
+    env = vecgym.make("ALE/Pong-v5", frameskip=1)
+    return FrameStackObservation(AtariPreprocessing(env), 4)
+
+
 def make_envpool(num_envs: int, batch_size: int) -> Any:
     """EnvPool's Pong-v5, preprocessing as ``make_env``'s."""
     import envpool
@@ -58,6 +77,7 @@ def main() -> None:
         make_env,
         make_envpool,
         8,
+        make_vecgym_env,
     )
 
 

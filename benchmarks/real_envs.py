@@ -32,6 +32,7 @@ from vecgym.cli.measure import (
 from vecgym.cli.runtimes import BenchTarget, envpool_stepper, parent_share, vector_stepper
 
 Row = dict[str, Any]
+GYMNASIUM_SINGLE = "single env (Gymnasium's wrappers)"
 POOL_RUNTIME = "vecgym Async send/recv"
 """``AsyncVectorEnv(batch_size=num_envs // 2)`` collecting EnvPool-style: ``send`` the envs of the
 last batch, ``recv`` the next half (a worker's envs): a slow env step no longer holds the others."""
@@ -48,13 +49,17 @@ def _single(make: Callable[[], Any], seconds: float) -> float:
 
 
 def _runtimes(
-    make: Callable[[], Any], num_envs: int, envpool_make: Callable[[int, int], Any] | None
+    make: Callable[[], Any],
+    num_envs: int,
+    envpool_make: Callable[[int, int], Any] | None,
+    make_ours: Callable[[], Any],
 ) -> list[tuple[str, Callable[[], tuple[Stepper, list[Any]]]]]:
     import gymnasium
 
     from vecgym.vector import AsyncVectorEnv, SyncVectorEnv
 
-    fns = [make] * num_envs
+    fns = [make_ours] * num_envs  # vecgym's runtimes
+    theirs = [make] * num_envs  # Gymnasium's
     target = BenchTarget("bench")
     workers = max(1, usable_cores() - 1)  # beside the parent: AsyncVectorEnv's default then
     runtimes: list[tuple[str, Callable[[], tuple[Stepper, list[Any]]]]] = [
@@ -67,10 +72,10 @@ def _runtimes(
                 target,
             ),
         ),
-        ("Gymnasium Sync", lambda: vector_stepper(gymnasium.vector.SyncVectorEnv(fns), target)),
+        ("Gymnasium Sync", lambda: vector_stepper(gymnasium.vector.SyncVectorEnv(theirs), target)),
         (
             "Gymnasium Async",
-            lambda: vector_stepper(gymnasium.vector.AsyncVectorEnv(fns, copy=False), target),
+            lambda: vector_stepper(gymnasium.vector.AsyncVectorEnv(theirs, copy=False), target),
         ),
     ]
     half = max(1, num_envs // 2)
@@ -97,6 +102,7 @@ def run(
     num_envs_list: list[int],
     seconds: float,
     json_path: str | None,
+    make_ours: Callable[[], Any] | None = None,
 ) -> list[Row]:
     """Measure every runtime at each ``num_envs`` and print a markdown table.
 
@@ -107,14 +113,20 @@ def run(
         num_envs_list: the vector sizes.
         seconds: timed seconds per measurement.
         json_path: where to write the rows as JSON, or ``None``.
+        make_ours: the env function of vecgym's runtimes and of the single env (the bound), when
+            they run the workload built from vecgym's own wrappers (Gymnasium's runtimes keep
+            ``make``, whose single-env rate is then a row of its own); ``None``: ``make``.
     """
     cores = usable_cores()
     load_start = os.getloadavg()
     started = time.time()
-    single = _single(make, seconds)
+    single = _single(make_ours or make, seconds)
     rows: list[Row] = [{"num_envs": 1, "runtime": "single env", "steps_per_s": single, "cores": 1}]
+    if make_ours is not None:
+        rate = _single(make, seconds)
+        rows.append({"num_envs": 1, "runtime": GYMNASIUM_SINGLE, "steps_per_s": rate, "cores": 1})
     for num_envs in num_envs_list:
-        for name, build in _runtimes(make, num_envs, envpool_make):
+        for name, build in _runtimes(make, num_envs, envpool_make, make_ours or make):
             stepper, actions = build()
             try:
                 if name == POOL_RUNTIME:
@@ -152,7 +164,7 @@ def run(
         envpool_sync = by_key.get((n, "EnvPool sync"))
         ratio = f"{rate / gym_sync:.2f}x" if gym_sync else "-"
         ep_ratio = f"{rate / envpool_sync:.2f}x" if envpool_sync else "-"
-        share = "-" if row["runtime"] == "single env" else f"{100 * rate / bound:.0f}%"
+        share = "-" if n == 1 else f"{100 * rate / bound:.0f}%"
         print(
             f"| {n} | {row['runtime']} | {rate:,.0f} | {rate / row['cores']:,.0f} | {share} "
             f"| {ratio} | {ep_ratio} |"
@@ -174,14 +186,24 @@ def main(
     make: Callable[[], Any],
     envpool_make: Callable[[int, int], Any],
     default_num_envs: int,
+    make_ours: Callable[[], Any] | None = None,
 ) -> None:
     """The command line of a benchmark script: parse ``--num-envs`` / ``--seconds`` / ``--json``
-    and :func:`run` (EnvPool's rows are skipped, with a note, when it is not installed)."""
+    (and ``--vecgym-wrappers`` where the script has ``make_ours``: vecgym's runtimes then run
+    the workload built from vecgym's wrappers) and :func:`run` (EnvPool's rows are skipped, with
+    a note, when it is not installed)."""
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--num-envs", type=int, nargs="+", default=[default_num_envs])
     parser.add_argument("--seconds", type=float, default=3.0)
     parser.add_argument("--json", default=None)
+    if make_ours is not None:
+        parser.add_argument(
+            "--vecgym-wrappers",
+            action="store_true",
+            help="vecgym's runtimes and the single env run vecgym.make and vecgym's wrappers",
+        )
     args = parser.parse_args()
+    ours = make_ours if getattr(args, "vecgym_wrappers", False) else None
     try:
         import envpool  # noqa: F401
 
@@ -189,4 +211,6 @@ def main(
     except ImportError:
         print("EnvPool is not installed (pip install envpool): its rows are skipped")
         maybe_envpool = None
-    run(title, make, maybe_envpool, args.num_envs, args.seconds, args.json)
+    if ours is not None:
+        title += " (vecgym's wrappers for vecgym's runtimes)"
+    run(title, make, maybe_envpool, args.num_envs, args.seconds, args.json, ours)

@@ -68,6 +68,7 @@ __all__ = [
     "is_gymnasium_space",
     "is_imported_instance",
     "stepping_target",
+    "unflavoured",
     "value_converter",
     "wrapper_stack_contains",
 ]
@@ -149,6 +150,19 @@ def gymnasium_flavoured(cls: type) -> type:
         twin = type(cls)(cls.__name__, (cls, gym_env), namespace)
         _FLAVOURED[cls] = twin
     return twin
+
+
+def unflavoured(cls: type) -> type:
+    """The vecgym class whose twin ``cls`` is (see :func:`gymnasium_flavoured`), else ``cls``.
+
+    Example:
+        >>> import gymnasium
+        >>> from vecgym.wrappers import OrderEnforcing
+        >>> unflavoured(gymnasium_flavoured(OrderEnforcing)) is OrderEnforcing
+        True
+    """
+    base: type = getattr(cls, _FLAVOUR_OF, cls)
+    return base
 
 
 def _reduce_flavoured(self: Any, protocol: Any) -> Any:

@@ -9,14 +9,18 @@ extra), so observations equal Gymnasium's; numpy (within one grey level) otherwi
 
 from __future__ import annotations
 
+import contextlib
+import sys
+from collections.abc import Iterator
 from typing import Any, SupportsFloat
 
 import numpy as np
 
 from vecgym.core.env import Env, Wrapper, WrapperActType, WrapperObsType
-from vecgym.core.interop import GymnasiumEnv
+from vecgym.core.interop import GymnasiumEnv, unflavoured
 from vecgym.core.record_constructor import RecordConstructorArgs
 from vecgym.spaces import Box
+from vecgym.wrappers.common import OrderEnforcing, PassiveEnvChecker, TimeLimit
 from vecgym.wrappers.utils import resize_image
 
 __all__ = ["AtariPreprocessing"]
@@ -44,6 +48,64 @@ def _raw_env(env: Env[Any, Any]) -> Any:
     if isinstance(raw, GymnasiumEnv):
         raw = raw.gymnasium_env.unwrapped
     return raw
+
+
+#: The observation types of ale-py's ``AtariEnv`` whose screens :class:`AtariPreprocessing` drops
+#: during a repetition, and the one read instead meanwhile (the 128 bytes of RAM, not 100 KB).
+_SCREEN_OBS_TYPES = frozenset({"rgb", "grayscale"})
+_CHEAP_OBS_TYPE = "ram"
+
+
+def _unlooked_layer(layer: Any) -> Any | None:
+    """The env under ``layer`` when ``layer`` is a wrapper known to pass a step's observation up
+    without reading it (once any first-step checks are done), else ``None``."""
+    kind = unflavoured(type(layer))
+    if kind is OrderEnforcing or kind is TimeLimit:
+        return layer.env
+    if kind is PassiveEnvChecker:
+        return layer.env if layer.checked_step and layer.checked_data_reuse else None
+    if isinstance(layer, GymnasiumEnv):
+        return layer.gymnasium_env if layer._observation_converter is None else None
+    theirs = sys.modules.get("gymnasium.wrappers.common")
+    if theirs is None:
+        return None
+    if kind is theirs.OrderEnforcing or kind is theirs.TimeLimit:
+        return layer.env
+    if kind is theirs.PassiveEnvChecker:
+        return layer.env if layer.checked_step else None
+    return None
+
+
+def _ale_screen_source(env: Any) -> Any | None:
+    """ale-py's ``AtariEnv`` under ``env``, when its per-frame observation is a screen that no
+    layer between reads (see :meth:`AtariPreprocessing.step`); ``None`` otherwise."""
+    layer = env
+    while (below := _unlooked_layer(layer)) is not None:
+        layer = below
+    kind = type(layer)
+    if kind.__module__ != "ale_py.env" or kind.__name__ != "AtariEnv":
+        return None
+    if getattr(layer, "_obs_type", None) not in _SCREEN_OBS_TYPES:
+        return None
+    if getattr(layer, "sound_obs", True):
+        return None
+    return layer
+
+
+@contextlib.contextmanager
+def _screens_skipped(env: Any) -> Iterator[None]:
+    """While the block runs, ale-py's ``AtariEnv`` under ``env`` returns its RAM instead of a
+    screen from each step, when no layer between reads it (else nothing changes)."""
+    source = _ale_screen_source(env)
+    if source is None:
+        yield
+        return
+    obs_type = source._obs_type
+    source._obs_type = _CHEAP_OBS_TYPE
+    try:
+        yield
+    finally:
+        source._obs_type = obs_type
 
 
 def _check_screen_size(screen_size: Any) -> tuple[int, int]:
@@ -86,6 +148,14 @@ class AtariPreprocessing(Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
     the middle of a repetition: as in Gymnasium, the repetition then stops before the screen is
     read, so the observation pools screens left in the buffers by earlier frames (see
     :meth:`step`).
+
+    A vecgym addition, with the same results: the wrapper reads the screens it needs from the ALE
+    itself, so the observation each repeated frame's ``env.step`` builds is thrown away. When the
+    env beneath is ale-py's ``AtariEnv`` and every layer between only passes observations up
+    (``OrderEnforcing``, ``TimeLimit``, ``PassiveEnvChecker`` once its first steps are checked,
+    the Gymnasium adapter of :func:`vecgym.make`, and Gymnasium's own three), those frames return
+    the 128-byte RAM instead of a fresh screen copy: a quarter less time per step on Pong. Any
+    other layer between (one that might read observations) keeps every frame's screen.
 
     Example:
         >>> import vecgym
@@ -201,21 +271,22 @@ class AtariPreprocessing(Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
         total_reward = 0.0
         terminated = truncated = False
         info: dict[str, Any] = {}
-        for t in range(self.frame_skip):
-            _, reward, terminated, truncated, info = self.env.step(action)
-            total_reward += float(reward)
-            self.game_over = terminated
-            if self.terminal_on_life_loss:
-                new_lives = self.ale.lives()
-                terminated = terminated or new_lives < self.lives
+        with _screens_skipped(self.env):
+            for t in range(self.frame_skip):
+                _, reward, terminated, truncated, info = self.env.step(action)
+                total_reward += float(reward)
                 self.game_over = terminated
-                self.lives = new_lives
-            if terminated or truncated:
-                break
-            if t == self.frame_skip - 2:
-                self._capture(1)
-            elif t == self.frame_skip - 1:
-                self._capture(0)
+                if self.terminal_on_life_loss:
+                    new_lives = self.ale.lives()
+                    terminated = terminated or new_lives < self.lives
+                    self.game_over = terminated
+                    self.lives = new_lives
+                if terminated or truncated:
+                    break
+                if t == self.frame_skip - 2:
+                    self._capture(1)
+                elif t == self.frame_skip - 1:
+                    self._capture(0)
         return self._get_obs(), total_reward, terminated, truncated, info
 
     def reset(
@@ -226,11 +297,12 @@ class AtariPreprocessing(Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
         noops = 0
         if self.noop_max > 0:
             noops = int(self.env.unwrapped.np_random.integers(1, self.noop_max + 1))
-        for _ in range(noops):
-            _, _, terminated, truncated, step_info = self.env.step(0)
-            reset_info.update(step_info)
-            if terminated or truncated:
-                _, reset_info = self.env.reset(seed=seed, options=options)
+        with _screens_skipped(self.env):
+            for _ in range(noops):
+                _, _, terminated, truncated, step_info = self.env.step(0)
+                reset_info.update(step_info)
+                if terminated or truncated:
+                    _, reset_info = self.env.reset(seed=seed, options=options)
         self.lives = self.ale.lives()
         self._capture(0)
         self.obs_buffer[1].fill(0)
