@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import signal
 from typing import Any
 
 import numpy as np
 import pytest
 
 from tests.support.messages import message_pattern
+from vecgym.cli import output
 from vecgym.cli.measure import (
     COUNT_ALL,
     SECONDS_MSG,
@@ -100,3 +102,43 @@ def test_runtimes_build_closable_steppers() -> None:
 
 def _stepper(envs: Any) -> tuple[Stepper, list[Any]]:
     return vector_stepper(envs, BenchTarget("unused"))
+
+
+# --- Ctrl-C that sticks ---------------------------------------------------------------------------
+class _RaisesSigintWhenFreed:
+    """Presses Ctrl-C while it is being freed: CPython prints and drops the KeyboardInterrupt
+    that the handler raises inside ``__del__``."""
+
+    def __del__(self) -> None:
+        signal.raise_signal(signal.SIGINT)
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
+def test_ctrl_c_dropped_in_a_finalizer_is_raised_by_the_next_progress_step(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    with output.Progress(3, "measuring") as progress:
+        progress.start("first")
+        freed = _RaisesSigintWhenFreed()
+        del freed  # the interrupt is dropped here ...
+        assert progress.interrupted
+        with pytest.raises(KeyboardInterrupt):
+            progress.advance("first: done")  # ... and raised again here
+        with pytest.raises(KeyboardInterrupt):
+            progress.start("second")
+    assert "[1/3] first: done" in capsys.readouterr().err  # the finished step was still shown
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # restored
+
+
+def test_progress_leaves_a_custom_sigint_handler_alone() -> None:
+    calls: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: calls.append(signum))
+    try:
+        with output.Progress(1, "measuring") as progress:
+            signal.raise_signal(signal.SIGINT)
+            progress.advance("done")
+        assert calls == [signal.SIGINT]
+        assert not progress.interrupted
+    finally:
+        signal.signal(signal.SIGINT, previous)

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import importlib
 import json
+import signal
 import sys
+import threading
 from collections.abc import Sequence
 from types import TracebackType
 from typing import IO, Any, TextIO
@@ -122,16 +124,39 @@ class Progress:
 
     Use as a context manager; call :meth:`advance` after each finished step with a short
     description of it (and its result).
+
+    While it is open, Ctrl-C sticks: SIGINT raises ``KeyboardInterrupt`` as usual and is also
+    remembered, and the next :meth:`start` or :meth:`advance` raises it again. CPython prints and
+    drops an exception raised inside a finalizer (``__del__``, a weakref callback), so a Ctrl-C
+    that lands while a vector env or shared block from an earlier step is freed would otherwise
+    be lost, and the command would run on. (Only in the main thread, and only where SIGINT has
+    Python's default handler; the handler is restored on exit.)
     """
 
     def __init__(self, total: int, description: str) -> None:
         self.total = total
         self.description = description
         self.done = 0
+        self.interrupted = False
         self._rich: Any = None
         self._task: Any = None
+        self._sigint_installed = False
+
+    def _on_sigint(self, signum: int, frame: Any) -> None:
+        self.interrupted = True
+        raise KeyboardInterrupt
+
+    def _raise_if_interrupted(self) -> None:
+        if self.interrupted:
+            raise KeyboardInterrupt
 
     def __enter__(self) -> Progress:
+        if (
+            threading.current_thread() is threading.main_thread()
+            and signal.getsignal(signal.SIGINT) is signal.default_int_handler
+        ):
+            signal.signal(signal.SIGINT, self._on_sigint)
+            self._sigint_installed = True
         if has_rich():
             from rich.console import Console
 
@@ -161,18 +186,29 @@ class Progress:
         return self
 
     def start(self, what: str) -> None:
-        """Say what is being measured now (shown in the bar; plain mode shows it on finish)."""
+        """Say what is being measured now (shown in the bar; plain mode shows it on finish).
+
+        Raises:
+            KeyboardInterrupt: Ctrl-C was pressed (and dropped on its way, see the class).
+        """
+        self._raise_if_interrupted()
         if self._rich is not None:
             self._rich.update(self._task, description=f"{self.description}: {what}")
 
     def advance(self, what: str) -> None:
-        """Mark one step finished; ``what`` describes it (and its result)."""
+        """Mark one step finished; ``what`` describes it (and its result).
+
+        Raises:
+            KeyboardInterrupt: Ctrl-C was pressed (and dropped on its way, see the class); the
+                step is shown first.
+        """
         self.done += 1
         if self._rich is not None:
             self._rich.update(self._task, advance=1)
             self._rich.console.print(f"[{self.done}/{self.total}] {what}", highlight=False)
         else:
             print(f"[{self.done}/{self.total}] {what}", file=sys.stderr, flush=True)
+        self._raise_if_interrupted()
 
     def __exit__(
         self,
@@ -180,5 +216,8 @@ class Progress:
         exc: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
+        if self._sigint_installed:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+            self._sigint_installed = False
         if self._rich is not None:
             self._rich.__exit__(exc_type, exc, tb)
