@@ -154,7 +154,7 @@ class AtariPreprocessing(Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
     env beneath is ale-py's ``AtariEnv`` and every layer between only passes observations up
     (``OrderEnforcing``, ``TimeLimit``, ``PassiveEnvChecker`` once its first steps are checked,
     the Gymnasium adapter of :func:`vecgym.make`, and Gymnasium's own three), those frames return
-    the 128-byte RAM instead of a fresh screen copy: a quarter less time per step on Pong. Any
+    the 128-byte RAM instead of a fresh screen copy: a fifth less time per step on Pong. Any
     other layer between (one that might read observations) keeps every frame's screen.
 
     Example:
