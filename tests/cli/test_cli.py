@@ -137,6 +137,9 @@ def test_bench_json_is_valid_and_complete(
         assert r["env_steps"] > 0
         assert r["steps_per_s"] == pytest.approx(r["env_steps"] / r["elapsed_s"])
         assert r["pct_of_bound"] == pytest.approx(100 * r["steps_per_s"] / r["bound_steps_per_s"])
+        assert r["observation_shape"] == [4]  # the same workload as the single env's
+    assert report["single_env_observation_shape"] == [4]
+    assert "another workload" not in err
     single = report["single_env_steps_per_s"]
     cores = report["machine"]["usable_cores"]
     bounds = {r["num_envs"]: r["bound_steps_per_s"] for r in report["results"]}
@@ -532,3 +535,43 @@ def test_envpool_runtime_skips_kwargs_and_other_autoreset_modes() -> None:
         runtime.build(BenchTarget("CartPole-v1", kwargs), 2, None)
     with pytest.raises(Unavailable, match=re.escape(ENVPOOL_AUTORESET_MSG.format(mode="SameStep"))):
         runtime.build(BenchTarget("CartPole-v1", autoreset_mode="SameStep"), 2, None)
+
+
+def test_runtimes_report_one_envs_observation_shape_and_envpool_atari_differs() -> None:
+    pytest.importorskip("envpool")
+    pytest.importorskip("ale_py", reason="Atari envs need the `atari` extra")
+    from vecgym.cli.runtimes import BenchTarget, compare_runtimes, vecgym_runtimes
+
+    shapes = {}
+    target = BenchTarget("ALE/Pong-v5")
+    for runtime in [*vecgym_runtimes(), *compare_runtimes()]:
+        if runtime.name in ("sync", "envpool-sync"):
+            stepper, _ = runtime.build(target, 2, None)
+            stepper.close()
+            shapes[runtime.name] = stepper.observation_shape
+    assert shapes == {"sync": (210, 160, 3), "envpool-sync": (4, 84, 84)}
+
+
+def test_other_workload_note_names_the_runtimes_whose_observation_shape_differs() -> None:
+    from vecgym.cli.bench import OTHER_WORKLOAD_MSG, other_workload_note
+
+    def row(runtime: str, shape: list[int] | None) -> dict[str, Any]:
+        return {"runtime": runtime, "observation_shape": shape}
+
+    report: dict[str, Any] = {
+        "single_env_observation_shape": [210, 160, 3],
+        "results": [
+            row("sync", [210, 160, 3]),
+            row("envpool-sync", [4, 84, 84]),
+            row("sb3-dummy", None),  # says nothing: not flagged
+            row("vector", [4, 84, 84]),
+            row("envpool-sync", [4, 84, 84]),  # another num_envs: named once
+        ],
+    }
+    assert other_workload_note(report) == OTHER_WORKLOAD_MSG.format(
+        runtimes="envpool-sync, vector", shapes="(4, 84, 84)", single=(210, 160, 3)
+    )
+    report["results"] = report["results"][:1]
+    assert other_workload_note(report) is None
+    report["single_env_observation_shape"] = None  # a space without a fixed shape
+    assert other_workload_note(report) is None

@@ -22,7 +22,13 @@ from typing import IO, Any, TextIO
 import numpy as np
 
 from vecgym.cli import output
-from vecgym.cli.measure import Stepper, measure_single_env, measure_stepper, usable_cores
+from vecgym.cli.measure import (
+    Stepper,
+    measure_single_env,
+    measure_stepper,
+    observation_shape,
+    usable_cores,
+)
 from vecgym.cli.runtimes import (
     BenchTarget,
     Runtime,
@@ -51,6 +57,11 @@ CAPTION = (
     "'async+parent (N envs)': the parent steps N envs itself beside the workers (no crash "
     "isolation for those); x sync = steps/s / vecgym sync's at the same num_envs"
 )
+OTHER_WORKLOAD_MSG = (
+    "{runtimes}: another workload, not comparable with the other rows: one env's observation "
+    "has shape {shapes} there, {single} in the single env (EnvPool's Atari envs and ALE's "
+    "vector env, for one, preprocess their frames: 84x84 grey, a stack of 4)"
+)
 
 
 @dataclass(frozen=True)
@@ -67,6 +78,8 @@ class BenchResult:
         bound_steps_per_s: the physical bound for this row.
         pct_of_bound: ``100 * steps_per_s / bound_steps_per_s``.
         parent_envs: envs the parent stepped itself (``async+parent``; 0 elsewhere).
+        observation_shape: one env's observation shape in this runtime, where it says (a
+            different shape than the single env's means another workload).
     """
 
     runtime: str
@@ -78,6 +91,7 @@ class BenchResult:
     bound_steps_per_s: float
     pct_of_bound: float
     parent_envs: int = 0
+    observation_shape: list[int] | None = None
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -158,26 +172,33 @@ def _plan(
     return cases
 
 
-def _single_env_rate(target: BenchTarget, seconds: float) -> float:
-    """One env in a plain loop: the best of :data:`SINGLE_REPEATS` runs of ``seconds / 2``."""
+def _single_env_rate(target: BenchTarget, seconds: float) -> tuple[float, list[int] | None]:
+    """One env in a plain loop: the best of :data:`SINGLE_REPEATS` runs of ``seconds / 2``, and
+    its observation shape."""
     import vecgym
 
     env = vecgym.make(target.env_id, **target.env_kwargs)
     try:
         env.action_space.seed(target.seed)
         actions = [env.action_space.sample() for _ in range(4096)]
-        return max(
+        rate = max(
             measure_single_env(env, actions, seconds / 2, seed=target.seed).steps_per_s
             for _ in range(SINGLE_REPEATS)
         )
+        return rate, _as_list(observation_shape(env.observation_space))
     finally:
         env.close()
 
 
+def _as_list(shape: tuple[int, ...] | None) -> list[int] | None:
+    return None if shape is None else list(shape)
+
+
 def _measure(
     runtime: Runtime, target: BenchTarget, n: int, w: int | None, seconds: float, repeats: int
-) -> tuple[float, int, float]:
-    """The best of ``repeats`` timed runs on one built env (each reset and warmed up)."""
+) -> tuple[float, int, float, list[int] | None]:
+    """The best of ``repeats`` timed runs on one built env (each reset and warmed up), and the
+    runtime's observation shape."""
     stepper: Stepper
     stepper, actions = runtime.build(target, n, w)
     try:
@@ -187,7 +208,7 @@ def _measure(
     finally:
         stepper.close()
     m = max(runs, key=lambda run: run.steps_per_s)
-    return m.steps_per_s, m.env_steps, m.elapsed_s
+    return m.steps_per_s, m.env_steps, m.elapsed_s, _as_list(stepper.observation_shape)
 
 
 def _label(runtime: str, n: int, w: int | None) -> str:
@@ -239,6 +260,7 @@ def run_bench(
         "seconds_per_measurement": seconds,
         "repeats": repeats,
         "single_env_steps_per_s": done.single,
+        "single_env_observation_shape": done.single_shape,
         "machine": info,
         "wall_time_s": time.perf_counter() - started,
         "results": [asdict(r) for r in done.results],
@@ -251,6 +273,7 @@ class _Sweep:
     """What a sweep has measured so far (kept when it is interrupted)."""
 
     single: float | None = None
+    single_shape: list[int] | None = None
     results: list[BenchResult] = field(default_factory=list)
     skipped: dict[str, str] = field(default_factory=dict)
 
@@ -267,7 +290,8 @@ def _sweep(
     """Measure the single env, then each case, recording each result in ``done`` as it comes."""
     cores = usable_cores()
     progress.start("single env")
-    single = done.single = _single_env_rate(target, seconds)
+    single, done.single_shape = _single_env_rate(target, seconds)
+    done.single = single
     progress.advance(f"single env: {single:,.0f} steps/s")
     for runtime, n, w in cases:
         label = _label(runtime.name, n, w)
@@ -283,7 +307,7 @@ def _sweep(
             )
             continue
         try:
-            rate, steps, elapsed = _measure(runtime, target, n, w, seconds, repeats)
+            rate, steps, elapsed, shape = _measure(runtime, target, n, w, seconds, repeats)
         except Unavailable as exc:
             done.skipped[runtime.name] = str(exc)
             progress.advance(f"{label}: skipped ({exc})")
@@ -291,7 +315,9 @@ def _sweep(
         bound = single * min(n, cores)
         parent = parent_share(n, w or 1) if runtime.parent_steps else 0
         done.results.append(
-            BenchResult(runtime.name, n, w, rate, steps, elapsed, bound, 100 * rate / bound, parent)
+            BenchResult(
+                runtime.name, n, w, rate, steps, elapsed, bound, 100 * rate / bound, parent, shape
+            )
         )
         progress.advance(f"{label}: {rate:,.0f} steps/s")
 
@@ -422,9 +448,33 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def other_workload_note(report: dict[str, Any]) -> str | None:
+    """A note naming the runtimes whose observation shape differs from the single env's (they
+    run another workload), or ``None`` when every runtime that says runs the same shape."""
+    single = report.get("single_env_observation_shape")
+    if single is None:
+        return None
+    others: dict[str, list[int]] = {}
+    for r in report["results"]:
+        shape = r.get("observation_shape")
+        if shape is not None and shape != single:
+            others.setdefault(r["runtime"], shape)
+    if not others:
+        return None
+    shapes = sorted({tuple(shape) for shape in others.values()})
+    return OTHER_WORKLOAD_MSG.format(
+        runtimes=", ".join(others),
+        shapes=" / ".join(str(shape) for shape in shapes),
+        single=tuple(single),
+    )
+
+
 def _print_report(report: dict[str, Any], stream: TextIO) -> None:
     """The table, the skipped runtimes and the machine's load."""
     output.print_table(report_table(report), stream)
+    other = other_workload_note(report)
+    if other is not None:
+        output.note(other)
     for skip in report["skipped"]:
         output.note(f"skipped {skip['runtime']}: {skip['reason']}")
     machine = report["machine"]

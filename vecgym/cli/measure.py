@@ -35,6 +35,7 @@ __all__ = [
     "measure_pool",
     "measure_single_env",
     "measure_stepper",
+    "observation_shape",
     "usable_cores",
 ]
 
@@ -85,6 +86,9 @@ class Stepper:
         counting: :data:`COUNT_NEXT_STEP` or :data:`COUNT_ALL`.
         reset_done: for envs without autoreset (``DISABLED``): ``reset_done(mask)`` resets the
             envs in ``mask``; ``None`` when the env resets by itself.
+        observation_shape: the shape of one env's observation, where the runtime says (see
+            :func:`observation_shape`); a runtime whose shape differs from the single env's runs
+            another workload (EnvPool's Atari envs preprocess their frames, for one).
     """
 
     num_envs: int
@@ -93,6 +97,21 @@ class Stepper:
     close: Callable[[], Any]
     counting: str = COUNT_NEXT_STEP
     reset_done: Callable[[npt.NDArray[np.bool_]], Any] | None = None
+    observation_shape: tuple[int, ...] | None = None
+
+
+def observation_shape(space: Any) -> tuple[int, ...] | None:
+    """``space.shape`` as a tuple of ints, or ``None`` for a space without a fixed shape.
+
+    Example:
+        >>> from vecgym.spaces import Box, Dict
+        >>> observation_shape(Box(0, 1, (4, 84, 84))), observation_shape(Dict({}))
+        ((4, 84, 84), None)
+    """
+    shape = getattr(space, "shape", None)
+    if not isinstance(shape, tuple) or not all(isinstance(size, int) for size in shape):
+        return None
+    return shape
 
 
 def _check_seconds(seconds: float) -> None:

@@ -23,7 +23,13 @@ from typing import Any
 
 import numpy as np
 
-from vecgym.cli.measure import COUNT_ALL, COUNT_NEXT_STEP, Stepper, usable_cores
+from vecgym.cli.measure import (
+    COUNT_ALL,
+    COUNT_NEXT_STEP,
+    Stepper,
+    observation_shape,
+    usable_cores,
+)
 
 #: Gymnasium's warning when EnvPool casts its float64 space bounds to float32 (a regex)
 ENVPOOL_SPACE_WARNING = ".*precision lowered by casting"
@@ -138,6 +144,7 @@ def vector_stepper(envs: Any, target: BenchTarget) -> tuple[Stepper, list[Any]]:
         close=envs.close,
         counting=COUNT_NEXT_STEP if mode == "NextStep" else COUNT_ALL,
         reset_done=reset_done if mode == "Disabled" else None,
+        observation_shape=observation_shape(envs.single_observation_space),
     )
     return stepper, actions
 
@@ -362,7 +369,8 @@ def envpool_stepper(envs: Any, seed: int) -> tuple[Stepper, list[Any]]:
         # EnvPool builds (and caches) its Gymnasium spaces on first use from float64 bounds, and
         # Gymnasium warns about the cast to float32: a note on the peer's spaces, not on the run
         warnings.filterwarnings("ignore", ENVPOOL_SPACE_WARNING, UserWarning)
-        _ = envs.observation_space, envs.action_space
+        shape = observation_shape(envs.observation_space)  # one env's
+        _ = envs.action_space
     try:
         batched = gymnasium.vector.utils.batch_space(envs.action_space, batch)
         actions = _sample_batches(batched, seed)
@@ -378,7 +386,7 @@ def envpool_stepper(envs: Any, seed: int) -> tuple[Stepper, list[Any]]:
             _, _, terminated, truncated, _ = envs.step(actions)
             return np.logical_or(terminated, truncated)
 
-        return Stepper(num_envs, reset, step, envs.close), actions
+        return Stepper(num_envs, reset, step, envs.close, observation_shape=shape), actions
 
     ids: list[Any] = [None]
 
@@ -392,7 +400,10 @@ def envpool_stepper(envs: Any, seed: int) -> tuple[Stepper, list[Any]]:
         ids[0] = info["env_id"]
         return np.logical_or(terminated, truncated)
 
-    return Stepper(batch, reset_async, step_async, envs.close, counting=COUNT_ALL), actions
+    stepper = Stepper(
+        batch, reset_async, step_async, envs.close, counting=COUNT_ALL, observation_shape=shape
+    )
+    return stepper, actions
 
 
 def _envpool(kind: str) -> Callable[[BenchTarget, int, int | None], tuple[Stepper, list[Any]]]:
