@@ -112,23 +112,35 @@ def test_an_error_inside_the_repetition_restores_the_observation_type() -> None:
 
 
 @pytest.mark.parametrize(
-    ("base_kwargs", "make_ours", "options"),
+    ("base_kwargs", "make_ours", "statistics", "options"),
     [
-        ({"obs_type": "grayscale"}, vecgym.make, {}),
-        ({"max_episode_steps": 50}, vecgym.make, {"noop_max": 5}),
-        ({}, gymnasium.make, {"terminal_on_life_loss": True}),
+        ({"obs_type": "grayscale"}, vecgym.make, False, {}),
+        ({"max_episode_steps": 50}, vecgym.make, False, {"noop_max": 5}),
+        ({}, gymnasium.make, False, {"terminal_on_life_loss": True}),
+        ({"max_episode_steps": 40}, vecgym.make, True, {}),
+        ({"max_episode_steps": 40}, gymnasium.make, True, {}),
     ],
-    ids=["grayscale-env", "time-limit", "gymnasium-env"],
+    ids=["grayscale-env", "time-limit", "gymnasium-env", "statistics", "gymnasium-statistics"],
 )
 def test_skipping_screens_keeps_gymnasiums_results(
-    base_kwargs: dict[str, Any], make_ours: Callable[..., Any], options: dict[str, Any]
+    base_kwargs: dict[str, Any],
+    make_ours: Callable[..., Any],
+    statistics: bool,
+    options: dict[str, Any],
 ) -> None:
     ours_base = make_ours(ENV_ID, frameskip=1, **base_kwargs)
-    ours = FrameStackObservation(AtariPreprocessing(ours_base, **options), 4)
     theirs_base = gymnasium.make(ENV_ID, frameskip=1, **base_kwargs)
+    if statistics:  # that library's own, between the env and the preprocessing
+        library = gymnasium if make_ours is gymnasium.make else vecgym
+        ours_base = library.wrappers.RecordEpisodeStatistics(ours_base)
+        theirs_base = gymnasium.wrappers.RecordEpisodeStatistics(theirs_base)
+    ours = FrameStackObservation(AtariPreprocessing(ours_base, **options), 4)
     theirs = gymnasium.wrappers.FrameStackObservation(
         gymnasium.wrappers.AtariPreprocessing(theirs_base, **options), 4
     )
     _, seen = _spy_obs_types(ours)
-    assert_same_rollouts(rollout(ours, 11, 150), rollout(theirs, 11, 150))
+    ours_record, theirs_record = rollout(ours, 11, 150), rollout(theirs, 11, 150)
+    assert_same_rollouts(ours_record, theirs_record, ignore_wall_time=statistics)
     assert "ram" in seen
+    if statistics:  # the statistics wrapper between saw episodes end
+        assert any("episode" in result[-1] for result in ours_record if len(result) == 5)

@@ -20,7 +20,12 @@ from vecgym.core.env import Env, Wrapper, WrapperActType, WrapperObsType
 from vecgym.core.interop import GymnasiumEnv, unflavoured
 from vecgym.core.record_constructor import RecordConstructorArgs
 from vecgym.spaces import Box
-from vecgym.wrappers.common import OrderEnforcing, PassiveEnvChecker, TimeLimit
+from vecgym.wrappers.common import (
+    OrderEnforcing,
+    PassiveEnvChecker,
+    RecordEpisodeStatistics,
+    TimeLimit,
+)
 from vecgym.wrappers.utils import resize_image
 
 __all__ = ["AtariPreprocessing"]
@@ -60,7 +65,7 @@ def _unlooked_layer(layer: Any) -> Any | None:
     """The env under ``layer`` when ``layer`` is a wrapper known to pass a step's observation up
     without reading it (once any first-step checks are done), else ``None``."""
     kind = unflavoured(type(layer))
-    if kind is OrderEnforcing or kind is TimeLimit:
+    if kind is OrderEnforcing or kind is TimeLimit or kind is RecordEpisodeStatistics:
         return layer.env
     if kind is PassiveEnvChecker:
         return layer.env if layer.checked_step and layer.checked_data_reuse else None
@@ -69,7 +74,7 @@ def _unlooked_layer(layer: Any) -> Any | None:
     theirs = sys.modules.get("gymnasium.wrappers.common")
     if theirs is None:
         return None
-    if kind is theirs.OrderEnforcing or kind is theirs.TimeLimit:
+    if kind in (theirs.OrderEnforcing, theirs.TimeLimit, theirs.RecordEpisodeStatistics):
         return layer.env
     if kind is theirs.PassiveEnvChecker:
         return layer.env if layer.checked_step else None
@@ -152,8 +157,9 @@ class AtariPreprocessing(Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
     A vecgym addition, with the same results: the wrapper reads the screens it needs from the ALE
     itself, so the observation each repeated frame's ``env.step`` builds is thrown away. When the
     env beneath is ale-py's ``AtariEnv`` and every layer between only passes observations up
-    (``OrderEnforcing``, ``TimeLimit``, ``PassiveEnvChecker`` once its first steps are checked,
-    the Gymnasium adapter of :func:`vecgym.make`, and Gymnasium's own three), those frames return
+    (``OrderEnforcing``, ``TimeLimit``, ``RecordEpisodeStatistics``, ``PassiveEnvChecker`` once
+    its first steps are checked, the Gymnasium adapter of :func:`vecgym.make`, and Gymnasium's own
+    four), those frames return
     the 128-byte RAM instead of a fresh screen copy: a fifth less time per step on Pong. Any
     other layer between (one that might read observations) keeps every frame's screen.
 
