@@ -38,7 +38,7 @@ from vecgym.cli.runtimes import (
     vecgym_runtimes,
 )
 
-__all__ = ["BenchResult", "add_arguments", "plot_report", "run", "run_bench"]
+__all__ = ["BenchResult", "add_arguments", "other_workload_note", "plot_report", "run", "run_bench"]
 
 DEFAULT_ENV_ID = "CartPole-v1"
 DEFAULT_NUM_ENVS = (1, 4, 16, 64, 256)
