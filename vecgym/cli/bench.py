@@ -53,7 +53,8 @@ PLOT_EXTRA_MSG = (
 PROCESS_CAP_MSG = "one process per env: skipped above --max-processes {cap} envs"
 CAPTION = (
     "bound = single-env rate ({single:,.0f} steps/s, one env in a plain loop) x min(num_envs, "
-    "{cores} usable cores)\n'vector' steps all envs in one numpy call, so it can pass 100%; "
+    "{cores} usable cores)\n'vector' steps all envs in one call of the env's own vector "
+    "implementation (numpy for vecgym's envs), so it can pass 100%; "
     "'async+parent (N envs)': the parent steps N envs itself beside the workers (no crash "
     "isolation for those); x sync = steps/s / vecgym sync's at the same num_envs"
 )
