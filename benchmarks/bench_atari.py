@@ -31,28 +31,29 @@ import real_envs
 from vecgym.cli.measure import usable_cores
 
 
-def make_env() -> Any:
-    """Pong-v5 with AtariPreprocessing and a stack of 4 frames (Gymnasium)."""
+def _pong(library: Any) -> Any:
+    """Pong-v5 with ``library``'s ``make``, ``AtariPreprocessing`` and ``FrameStackObservation``
+    (``library``: ``gymnasium`` or ``vecgym``)."""
     import ale_py
     import gymnasium
-    from gymnasium.wrappers import AtariPreprocessing, FrameStackObservation
 
     gymnasium.register_envs(ale_py)
-    env = gymnasium.make("ALE/Pong-v5", frameskip=1)
-    return FrameStackObservation(AtariPreprocessing(env), 4)
+    env = library.make("ALE/Pong-v5", frameskip=1)
+    return library.wrappers.FrameStackObservation(library.wrappers.AtariPreprocessing(env), 4)
+
+
+def make_env() -> Any:
+    """Pong-v5 with AtariPreprocessing and a stack of 4 frames (Gymnasium)."""
+    import gymnasium
+
+    return _pong(gymnasium)
 
 
 def make_vecgym_env() -> Any:
     """The same workload from ``vecgym.make`` and vecgym's wrappers."""
-    import ale_py
-    import gymnasium
-
     import vecgym
-    from vecgym.wrappers import AtariPreprocessing, FrameStackObservation
 
-    gymnasium.register_envs(ale_py)
-    env = vecgym.make("ALE/Pong-v5", frameskip=1)
-    return FrameStackObservation(AtariPreprocessing(env), 4)
+    return _pong(vecgym)
 
 
 def make_envpool(num_envs: int, batch_size: int) -> Any:

@@ -120,13 +120,14 @@ def run(
     cores = usable_cores()
     load_start = os.getloadavg()
     started = time.time()
-    single = _single(make_ours or make, seconds)
+    ours = make_ours or make
+    single = _single(ours, seconds)
     rows: list[Row] = [{"num_envs": 1, "runtime": "single env", "steps_per_s": single, "cores": 1}]
     if make_ours is not None:
         rate = _single(make, seconds)
         rows.append({"num_envs": 1, "runtime": GYMNASIUM_SINGLE, "steps_per_s": rate, "cores": 1})
     for num_envs in num_envs_list:
-        for name, build in _runtimes(make, num_envs, envpool_make, make_ours or make):
+        for name, build in _runtimes(make, num_envs, envpool_make, ours):
             stepper, actions = build()
             try:
                 if name == POOL_RUNTIME:

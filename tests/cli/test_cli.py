@@ -542,13 +542,12 @@ def test_runtimes_report_one_envs_observation_shape_and_envpool_atari_differs() 
     pytest.importorskip("ale_py", reason="Atari envs need the `atari` extra")
     from vecgym.cli.runtimes import BenchTarget, compare_runtimes, vecgym_runtimes
 
+    runtimes = {runtime.name: runtime for runtime in [*vecgym_runtimes(), *compare_runtimes()]}
     shapes = {}
-    target = BenchTarget("ALE/Pong-v5")
-    for runtime in [*vecgym_runtimes(), *compare_runtimes()]:
-        if runtime.name in ("sync", "envpool-sync"):
-            stepper, _ = runtime.build(target, 2, None)
-            stepper.close()
-            shapes[runtime.name] = stepper.observation_shape
+    for name in ("sync", "envpool-sync"):
+        stepper, _ = runtimes[name].build(BenchTarget("ALE/Pong-v5"), 2, None)
+        stepper.close()
+        shapes[name] = stepper.observation_shape
     assert shapes == {"sync": (210, 160, 3), "envpool-sync": (4, 84, 84)}
 
 

@@ -18,7 +18,7 @@ import pytest
 import vecgym
 from tests.support.rollouts import assert_same_rollouts, rollout
 from vecgym.wrappers import AtariPreprocessing, FrameStackObservation, TransformObservation
-from vecgym.wrappers.atari_preprocessing import _ale_screen_source
+from vecgym.wrappers.atari_preprocessing import _ale_screen_source, _raw_env
 
 gymnasium = pytest.importorskip("gymnasium")
 ale_py = pytest.importorskip("ale_py", reason="Atari envs need the `atari` extra")
@@ -30,8 +30,7 @@ ENV_ID = "ALE/Pong-v5"
 def _spy_obs_types(env: Any) -> tuple[Any, list[str]]:
     """ale-py's ``AtariEnv`` under ``env`` and the list its ``_get_obs`` calls append their
     observation type to (the real method still runs)."""
-    raw = env.unwrapped
-    raw = getattr(raw, "gymnasium_env", raw).unwrapped
+    raw = _raw_env(env)
     assert type(raw).__module__ == "ale_py.env"
     seen: list[str] = []
     real_get_obs = raw._get_obs
