@@ -13,11 +13,17 @@ loop steps the same number of envs made by the same ``gymnasium.make`` (a reset 
 ended): what the env's own step costs there. Rounds alternate, so drifts in the machine's speed
 hit both alike; the figures are medians over the rounds.
 
-The difference is the whole price of a step inside the vector env: vecgym's per-env work (reading
-the action, writing observation, reward, flags and infos into shared memory: about 0.5 us on
-CartPole), its per-step work spread over the slice, and whatever the surrounding vector step does
-to the env's own speed (caches, the other process). It is the figure behind the MuJoCo rows of
-``RESULTS.md``.
+The difference is the whole price of a step inside the vector env. It is split in two:
+
+* **the env's own step**: every env, in the slice and in the plain loop alike, is wrapped in a
+  thin Gymnasium wrapper that adds up the thread CPU time of the ``step`` below it (and, for a
+  MuJoCo env, of ``mujoco.mj_step`` alone): how much slower the env itself runs inside the vector
+  step (caches, the other process);
+* **the rest**: vecgym's work around the env steps (reading the actions, writing observations,
+  rewards, flags and infos into shared memory, the autoreset layer) and the parent's per-step work
+  in ``step_async`` spread over the slice. In the plain loop the rest is the loop itself.
+
+It is the figure behind the MuJoCo rows of ``RESULTS.md``.
 """
 
 from __future__ import annotations
@@ -28,6 +34,34 @@ import time
 from typing import Any
 
 import numpy as np
+
+_SPENT = {"env": 0, "mj_step": 0}
+"""Thread CPU nanoseconds in the env's own ``step`` and in ``mujoco.mj_step`` (this process)."""
+
+
+def _timed_mj_step() -> bool:
+    """Have ``mujoco.mj_step`` add its thread CPU time to ``_SPENT``; whether MuJoCo imports."""
+    try:
+        import mujoco
+    except ImportError:
+        return False
+    real = mujoco.mj_step
+    clock = time.thread_time_ns
+
+    def mj_step(*args: Any, **kwargs: Any) -> None:
+        start = clock()
+        real(*args, **kwargs)
+        _SPENT["mj_step"] += clock() - start
+
+    mujoco.mj_step = mj_step
+    return True
+
+
+def _taken() -> tuple[float, float]:
+    """``_SPENT`` in seconds since the last call, then reset."""
+    spent = (_SPENT["env"] / 1e9, _SPENT["mj_step"] / 1e9)
+    _SPENT["env"] = _SPENT["mj_step"] = 0
+    return spent
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -42,12 +76,21 @@ def main(argv: list[str] | None = None) -> None:
 
     from vecgym.vector import AsyncVectorEnv
 
-    def make() -> Any:
-        return gymnasium.make(args.env_id)
+    class TimedStep(gymnasium.Wrapper):  # type: ignore[type-arg]
+        def step(self, action: Any) -> Any:
+            start = time.thread_time_ns()
+            result = self.env.step(action)
+            _SPENT["env"] += time.thread_time_ns() - start
+            return result
 
+    def make() -> Any:
+        return TimedStep(gymnasium.make(args.env_id))
+
+    with_mj = _timed_mj_step()
     n, slice_envs = args.num_envs, args.num_envs // 2
     envs = AsyncVectorEnv([make] * n, num_workers=1, parent_envs=slice_envs)
     plain = [make() for _ in range(slice_envs)]
+    rows: dict[str, list[tuple[float, float, float]]] = {"plain loop": [], "vector step": []}
     try:
         envs.reset(seed=0)
         for i, env in enumerate(plain):
@@ -57,16 +100,17 @@ def main(argv: list[str] | None = None) -> None:
         actions = [space.sample() for _ in range(min(args.steps, 200))]
         for batch in actions:  # warm-up
             envs.step(batch)
-        inside: list[float] = []
-        alone: list[float] = []
+        per_env = 1e6 / (args.steps * slice_envs)
         for _ in range(args.rounds):
             cpu = 0.0
+            _taken()
             for t in range(args.steps):
                 start = time.thread_time()
                 envs.step_async(actions[t % len(actions)])
                 cpu += time.thread_time() - start
                 envs.step_wait()
-            inside.append(cpu / (args.steps * slice_envs) * 1e6)
+            own, mj = _taken()
+            rows["vector step"].append((cpu * per_env, own * per_env, mj * per_env))
             start = time.thread_time()
             for t in range(args.steps):
                 batch = actions[t % len(actions)]
@@ -74,22 +118,47 @@ def main(argv: list[str] | None = None) -> None:
                     _, _, terminated, truncated, _ = env.step(batch[k])
                     if terminated or truncated:
                         env.reset()
-            alone.append((time.thread_time() - start) / (args.steps * slice_envs) * 1e6)
+            cpu = time.thread_time() - start
+            own, mj = _taken()
+            rows["plain loop"].append((cpu * per_env, own * per_env, mj * per_env))
     finally:
         envs.close()
         for env in plain:
             env.close()
-    med_inside, med_alone = statistics.median(inside), statistics.median(alone)
-    print(f"## {args.env_id}: {slice_envs} envs in the parent's slice of {n}, {args.rounds} rounds")
-    print()
-    print("| where | CPU per env step (median) | range |")
-    print("|---|---:|---:|")
-    print(f"| plain loop | {med_alone:.1f} us | {min(alone):.1f}-{max(alone):.1f} us |")
+    _report(args, rows, with_mj)
+
+
+def _report(
+    args: argparse.Namespace, rows: dict[str, list[tuple[float, float, float]]], with_mj: bool
+) -> None:
+    """Print the medians over the rounds, in us per env step of the slice."""
+    slice_envs = args.num_envs // 2
     print(
-        f"| inside the vector step | {med_inside:.1f} us | {min(inside):.1f}-{max(inside):.1f} us |"
+        f"## {args.env_id}: {slice_envs} envs in the parent's slice of {args.num_envs}, "
+        f"{args.rounds} rounds"
     )
     print()
-    print(f"inside / plain: {med_inside / med_alone:.2f}x; np {np.__version__}")
+    print("CPU per env step, median over the rounds (range):")
+    print()
+    print("| where | whole step | the env's own step | of which `mj_step` | the rest |")
+    print("|---|---:|---:|---:|---:|")
+    medians = {}
+    for where, samples in rows.items():
+        total, own, mj = (statistics.median(column) for column in zip(*samples, strict=True))
+        rest = [t - o for t, o, _ in samples]
+        medians[where] = (total, own, mj)
+        spread = f"{min(t for t, _, _ in samples):.1f}-{max(t for t, _, _ in samples):.1f}"
+        mj_cell = f"{mj:.1f} us" if with_mj else "-"
+        print(
+            f"| {where} | {total:.1f} us ({spread}) | {own:.1f} us | {mj_cell} | "
+            f"{statistics.median(rest):.1f} us |"
+        )
+    (total_in, own_in, _), (total_out, own_out, _) = medians["vector step"], medians["plain loop"]
+    print()
+    print(
+        f"inside / plain: whole step {total_in / total_out:.2f}x, the env's own step "
+        f"{own_in / own_out:.2f}x; np {np.__version__}"
+    )
 
 
 if __name__ == "__main__":

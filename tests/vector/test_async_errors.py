@@ -148,3 +148,43 @@ def test_del_without_close_never_raises() -> None:
     processes = list(envs.processes)
     envs.__del__()
     assert all(not p.is_alive() for p in processes)
+
+
+class _BadOutputEnv(RaisingEnv):
+    """Steps as :class:`RaisingEnv`, but its second step returns an output that fits no row: an
+    observation of the wrong shape, or a reward that is not a number."""
+
+    def __init__(self, bad_field: str | None) -> None:
+        super().__init__()
+        self.bad_field = bad_field
+
+    def step(self, action: object) -> tuple[object, object, bool, bool, dict[str, object]]:
+        obs, reward, terminated, truncated, info = super().step(action)
+        if self.bad_field is not None and self.count == 2:
+            if self.bad_field == "obs":
+                obs = np.zeros(3, dtype=np.float32)
+            else:
+                reward = "not a number"
+        return obs, reward, terminated, truncated, info
+
+
+@pytest.mark.parametrize("bad_field", ["obs", "reward"])
+@pytest.mark.parametrize("parent_envs", [0, 2])
+def test_an_output_that_fits_no_row_names_its_env(bad_field: str, parent_envs: int) -> None:
+    # The outputs are written one numpy assignment per batch; the env whose value does not fit
+    # is still the one the error names, in a worker and in the parent's slice alike.
+    fns = [(lambda i=i: _BadOutputEnv(bad_field if i == 3 else None)) for i in range(4)]
+    envs = AsyncVectorEnv(fns, num_workers=1, parent_envs=parent_envs)  # type: ignore[arg-type]
+    try:
+        envs.reset(seed=0)
+        obs, rewards, *_ = envs.step(ZEROS)
+        np.testing.assert_array_equal(obs[:, 0], [1, 1, 1, 1])
+        with pytest.raises(ValueError, match=r"sub-environment 3") as info:
+            envs.step(ZEROS)
+        assert isinstance(info.value.__cause__, RemoteTraceback)
+        obs, _ = envs.reset(seed=0)
+        obs, rewards, *_ = envs.step(ZEROS)
+        np.testing.assert_array_equal(obs[:, 0], [1, 1, 1, 1])
+        np.testing.assert_array_equal(rewards, [1.0, 1.0, 1.0, 1.0])
+    finally:
+        envs.close()
