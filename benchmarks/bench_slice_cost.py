@@ -126,6 +126,8 @@ def main(argv: list[str] | None = None) -> None:
         envs.close()
         for env in plain:
             env.close()
+    # An env that is not MuJoCo never calls mj_step: no column then.
+    with_mj = with_mj and any(mj for samples in rows.values() for _, _, mj in samples)
     _report(args, rows, with_mj)
 
 
