@@ -141,7 +141,10 @@ def _report(
         f"{args.rounds} rounds"
     )
     print()
-    print("CPU per env step, median over the rounds (range):")
+    print(
+        "Per env step of the slice, medians over the rounds: the whole step in thread CPU time "
+        "(its range), the env's own step and mj_step in wall time (see the module docstring)."
+    )
     print()
     print("| where | whole step | the env's own step | of which `mj_step` | the rest |")
     print("|---|---:|---:|---:|---:|")
