@@ -194,9 +194,22 @@ class ActionWriter:
             ``None`` when the actions went into shared memory, else ``{env_index: action}`` for
             the pickled request.
         """
+        views = self.views
+        if ids is None and views is not None and type(actions) is np.ndarray:
+            # The usual step: one array of exactly the shared leaf's shape and dtype.
+            leaf = views.actions
+            if (
+                type(leaf) is np.ndarray
+                and actions.shape == leaf.shape
+                and actions.dtype == leaf.dtype
+            ):
+                if self.check is not None:
+                    self.check.check_leaves((actions,))
+                leaf[...] = actions
+                return None
         count = self.num_envs if ids is None else len(ids)
         env_ids = None if ids is None else ids.tolist()
-        if self.views is None:
+        if views is None:
             space = self.space if ids is None else batch_space(self.single_space, count)
             items = list(iterate(space, actions))
             if len(items) != count:
@@ -206,11 +219,11 @@ class ActionWriter:
             targets = range(self.num_envs) if env_ids is None else env_ids
             return dict(zip(targets, items, strict=False))
         arrays: list[np.ndarray] = []
-        _check_tree(actions, self.views.actions, count, arrays)
+        _check_tree(actions, views.actions, count, arrays)
         if self.check is not None:
             self.check.check_leaves(arrays, env_ids)
         rows: Any = slice(None) if ids is None else ids
-        for leaf, value in zip(self.views.action_leaves, arrays, strict=False):
+        for leaf, value in zip(views.action_leaves, arrays, strict=False):
             leaf[rows] = value
         return None
 
