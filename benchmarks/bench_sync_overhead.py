@@ -91,14 +91,19 @@ def measure(env_id: str, num_envs: int, steps: int) -> dict[str, float]:
     out["raw loop"] = _cpu_per_step(raw_step, actions, num_envs)
     for env in raw:
         env.close()
-    for name in ("vecgym Sync", "vecgym Sync, no merge", "Gymnasium Sync"):
-        if name.startswith("vecgym"):
-            envs: Any = SyncVectorEnv(fns)
-            if name.endswith("no merge"):
-                # An upper bound, not a runtime: the infos are dropped instead of batched.
-                envs._merge_infos = lambda entries: {}
-        else:
-            envs = gymnasium.vector.SyncVectorEnv(fns)
+
+    def unmerged(env_fns: list[Callable[[], Any]]) -> Any:
+        # An upper bound, not a runtime: the infos are dropped instead of batched.
+        envs = SyncVectorEnv(env_fns)
+        envs._merge_infos = lambda entries: {}
+        return envs
+
+    for name, build in (
+        ("vecgym Sync", SyncVectorEnv),
+        ("vecgym Sync, no merge", unmerged),
+        ("Gymnasium Sync", gymnasium.vector.SyncVectorEnv),
+    ):
+        envs: Any = build(fns)
         envs.reset(seed=0)
         try:
             out[name] = _cpu_per_step(envs.step, actions, num_envs)

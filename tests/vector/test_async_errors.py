@@ -171,8 +171,8 @@ class _BadOutputEnv(RaisingEnv):
 @pytest.mark.parametrize("bad_field", ["obs", "reward"])
 @pytest.mark.parametrize("parent_envs", [0, 2])
 def test_an_output_that_fits_no_row_names_its_env(bad_field: str, parent_envs: int) -> None:
-    # The outputs are written one numpy assignment per batch; the env whose value does not fit
-    # is still the one the error names, in a worker and in the parent's slice alike.
+    # Writing the outputs into the shared rows fails for env 3 only; the error names that env,
+    # in a worker and in the parent's slice alike, and the other envs' outputs were fine.
     fns = [(lambda i=i: _BadOutputEnv(bad_field if i == 3 else None)) for i in range(4)]
     envs = AsyncVectorEnv(fns, num_workers=1, parent_envs=parent_envs)  # type: ignore[arg-type]
     try:
