@@ -125,13 +125,36 @@ class AutoresetEnv(Generic[ObsType, ActType]):
             raise error.ResetNeeded(STEP_AFTER_END_MSG.format(index=self.index))
         obs, reward, terminated, truncated, info = self.env.step(action)
         if terminated or truncated:
-            if self.mode is AutoresetMode.SAME_STEP:
-                # Copy before resetting: the env may write its next observation into the same array.
-                final_obs = copy.deepcopy(obs)
-                obs, reset_info = self.env.reset()
-                info = {"final_obs": final_obs, "final_info": info, **reset_info}
-            else:
-                self.needs_reset = True
+            return self.end_episode(obs, reward, terminated, truncated, info)
+        return obs, reward, terminated, truncated, info
+
+    def end_episode(
+        self, obs: Any, reward: SupportsFloat, terminated: bool, truncated: bool, info: Any
+    ) -> StepResult:
+        """Apply the mode's rules to a step of :attr:`env` that ended the episode.
+
+        ``step`` is ``env.step`` followed by this when the episode ends. A loop over many envs
+        saves a call per env step by doing the same itself: while :attr:`needs_reset` is
+        ``False`` it calls ``auto.env.step(action)`` and hands a result with ``terminated or
+        truncated`` to this method; otherwise it calls :meth:`step`.
+
+        Args:
+            obs: the step's observation.
+            reward: the step's reward.
+            terminated: the step's termination.
+            truncated: the step's truncation.
+            info: the step's info.
+
+        Returns:
+            What :meth:`step` returns for this step.
+        """
+        if self.mode is AutoresetMode.SAME_STEP:
+            # Copy before resetting: the env may write its next observation into the same array.
+            final_obs = copy.deepcopy(obs)
+            obs, reset_info = self.env.reset()
+            info = {"final_obs": final_obs, "final_info": info, **reset_info}
+        else:
+            self.needs_reset = True
         return obs, reward, terminated, truncated, info
 
     def __repr__(self) -> str:

@@ -335,7 +335,16 @@ class SyncVectorEnv(SubEnvsVectorEnv[ObsType, ActType, np.ndarray], Generic[ObsT
         write, env_obs = self._write_obs, self._env_obs
         actions_iter = iterate(self.action_space, actions)
         for i, (auto, action) in enumerate(zip(autoreset_envs, actions_iter, strict=True)):
-            obs, rewards[i], terminations[i], truncations[i], info = auto.step(action)
+            # AutoresetEnv.step, inlined (see AutoresetEnv.end_episode).
+            if auto.needs_reset:
+                obs, reward, terminated, truncated, info = auto.step(action)
+            else:
+                obs, reward, terminated, truncated, info = auto.env.step(action)
+                if terminated or truncated:
+                    obs, reward, terminated, truncated, info = auto.end_episode(
+                        obs, reward, terminated, truncated, info
+                    )
+            rewards[i], terminations[i], truncations[i] = reward, terminated, truncated
             if write is not None:
                 write(i, obs)
             else:
