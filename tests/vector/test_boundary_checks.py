@@ -84,7 +84,7 @@ def test_box_bounds_only_when_strict() -> None:
 @pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
 @pytest.mark.parametrize("size", [1, 3, 5000])
 def test_nan_check_agrees_with_isnan(dtype: Any, size: int) -> None:
-    """The NaN test (one maximum over the batch) flags exactly the rows with a NaN, also beside
+    """The NaN test (one argmax over the batch) flags exactly the rows with a NaN, also beside
     infinities of both signs and the dtype's largest values, without warnings."""
     space = Box(-np.inf, np.inf, (2,), dtype)
     check = ActionBoundsCheck(space, strict=False)

@@ -7,7 +7,7 @@
   env. Box bounds are not enforced by default because Gymnasium accepts out-of-bounds continuous
   actions and many environments clip them (code written for Gymnasium relies on that); an integer
   action outside its range or a NaN can only be a bug. Cost measured on the 2-core development
-  machine: ~1.9 us for 64 Discrete actions (one unsigned ``max`` reduction), ~2-4 us for 64 Box(4)
+  machine: ~1 us for 64 Discrete actions (one unsigned ``argmax``), ~2-4 us for 64 Box(4)
   actions, i.e. 0.5-1% of a 64-env CartPole step (210-390 us per batch, depending on load).
 * :func:`check_not_before_reset`: ``step`` before the envs were reset raises
   :class:`vecgym.error.ResetNeeded` naming the envs.
@@ -75,9 +75,11 @@ def _nan_check(batch: np.ndarray) -> tuple[Callable[[np.ndarray], bool], LeafChe
         if kind not in "fc":
             return True
         if kind == "f" and batch.size:
-            # The maximum is NaN exactly when some value is NaN (numpy's maximum propagates NaN,
-            # with no arithmetic that could overflow or warn): one reduction, no temporary mask.
-            top = np.maximum.reduce(batch.reshape(-1))
+            # The largest value is NaN exactly when some value is NaN (``argmax`` stops at the
+            # first NaN, with no arithmetic that could overflow or warn): one pass, no temporary
+            # mask, and a third of the fixed cost of a ``max`` reduction.
+            flat = batch.ravel()
+            top = flat[flat.argmax()]
             return bool(top == top)
         return not bool(np.isnan(batch).any())
 
@@ -128,11 +130,15 @@ def _range_check(low: Any, high: Any) -> tuple[Callable[[np.ndarray], bool], Lea
                 plans[dtype] = _fast_plan(dtype, int(low), int(high))
             plan = plans[dtype]
             if plan is not None:
-                # One reduction: ``batch - low`` read as unsigned lies in [0, span] exactly for
-                # the values in range (wrap-around maps every other value above span).
+                # One pass: ``batch - low`` read as unsigned lies in [0, span] exactly for the
+                # values in range (wrap-around maps every other value above span). ``argmax``
+                # finds the largest at a third of the fixed cost of a ``max`` reduction.
                 view, shift = plan
                 shifted = batch if shift is None else batch - shift
-                return bool(shifted.view(view).max() <= span)
+                unsigned = shifted.view(view)
+                if unsigned.ndim != 1:
+                    unsigned = unsigned.ravel()
+                return bool(unsigned[unsigned.argmax()] <= span)
         return bool(((batch >= low) & (batch <= high)).all())
 
     def bad(batch: np.ndarray) -> npt.NDArray[np.bool_]:
