@@ -72,3 +72,42 @@ def test_step_while_pool_in_flight_is_an_error() -> None:
         envs.recv(timeout=30)
     finally:
         envs.close()
+
+
+def _done_tokens(envs: AsyncVectorEnv) -> int:
+    """The tokens waiting on the done semaphore (platforms without ``sem_getvalue`` skip)."""
+    try:
+        return int(envs._pool.done.get_value())
+    except NotImplementedError:  # pragma: no cover - macOS
+        pytest.skip("sem_getvalue is not available here")
+
+
+def test_done_tokens_do_not_pile_up(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Workers release the done semaphore after every command; waits that find them done
+    without blocking leave those tokens, and the parent claims them every CLAIM_EVERY waits,
+    so the count stays bounded (unbounded, a worker's release fails after 2**31)."""
+    from vecgym.vector._async import pool
+
+    monkeypatch.setattr(pool, "CLAIM_EVERY", 16)
+    envs = AsyncVectorEnv([lambda: CountingEnv(terminate_at=None)] * 4, num_workers=2)
+    try:
+        envs.reset(seed=0)
+        for _ in range(400):  # fast steps: the parent spins and finds the workers done
+            envs.step(np.zeros(4, dtype=np.int64))
+        assert _done_tokens(envs) <= 2 * (16 + 1)  # two tokens a wait, claimed every 16 waits
+    finally:
+        envs.close()
+
+
+def test_a_blocking_wait_ignores_stale_done_tokens() -> None:
+    """A wait that blocks first claims the tokens left by earlier commands: blocking on them
+    would return at once, again and again, a busy loop beside the workers."""
+    envs = AsyncVectorEnv([lambda: SlowEnv(step_delay=0.05)] * 2, num_workers=2)
+    try:
+        envs.reset(seed=0)
+        for _ in range(100_000):
+            envs._pool.done.release()
+        envs.step(np.zeros(2, dtype=np.int64))  # 50 ms: the parent blocks
+        assert _done_tokens(envs) <= 2
+    finally:
+        envs.close()

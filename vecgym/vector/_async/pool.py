@@ -80,6 +80,9 @@ WORKER_SPIN_S = 200e-6
 """How long an idle worker spin-yields on its command word before blocking on its semaphore."""
 WAIT_SLICE_S = 0.1
 """Blocking waits are cut into slices this long; worker sentinels are checked between slices."""
+CLAIM_EVERY = 4096
+"""Waits that found their workers done without taking the done semaphore, after which the parent
+takes the tokens those workers left there (see :meth:`WorkerPool.claim_tokens`)."""
 _CARRY_INFOS = (Command.STEP, Command.RESET)
 """The commands whose numeric infos may go into shared slots: they hand over a new layout."""
 TIMEOUT_MSG = (
@@ -153,6 +156,7 @@ class WorkerPool:
         self.posted_at = [0.0] * count  # when each worker was sent its command
         self.parent_spin_s = PARENT_SPIN_S
         self.recent_wait_s = 0.0  # a running average of how long the workers took to reply
+        self.unclaimed_waits = 0  # waits since the done semaphore's tokens were last claimed
         self._attach_payload: tuple[Any, ...] | None = None
         self._parent_create_time = _parent_create_time()
         self._health: list[Any] = [None] * count
@@ -430,6 +434,7 @@ class WorkerPool:
         # Spin only while replies have been arriving within the spin window: when the workers are
         # busy for longer (the cores filled with work), the parent blocks at once.
         spin_s = self.parent_spin_s if self.recent_wait_s <= self.parent_spin_s else 0.0
+        claimed = False
         while True:
             for k in pending[:]:
                 if self.finished(k):
@@ -438,11 +443,22 @@ class WorkerPool:
             if len(finished) >= need or not pending:
                 waited = time.perf_counter() - started
                 self.recent_wait_s += WAIT_AVERAGING * (waited - self.recent_wait_s)
+                self.unclaimed_waits += 1
+                if self.unclaimed_waits >= CLAIM_EVERY:
+                    self.claim_tokens()
                 return finished
             if spin_s > 0.0:
                 if self._spin(pending, spin_s):
                     continue
                 spin_s = 0.0  # spun once in vain: block from now on
+            if not claimed:
+                # Block only on tokens of commands finished from now on, or a stale token would
+                # end the blocking wait at once (a busy loop, taking the core from a worker).
+                # The done words are read again after the claim: a worker that finished just
+                # before it left its done word set.
+                self.claim_tokens()
+                claimed = True
+                continue
             slice_s = WAIT_SLICE_S
             if deadline is not None:
                 remaining = deadline - time.monotonic()
@@ -463,6 +479,20 @@ class WorkerPool:
                 self._hand_back_dead(pending, failures)
                 if not pending:
                     return finished
+
+    def claim_tokens(self) -> None:
+        """Take every token the workers left on the done semaphore.
+
+        A worker releases the semaphore each time it finishes a command, and the parent takes a
+        token only when it blocks: a wait that finds its workers done (at once, or while
+        spinning) leaves their tokens. Unclaimed, they would pile up to the semaphore's limit
+        (a worker's release fails after about 2**31 of them, days of fast stepping) and make
+        every blocking wait return at once. A wait may claim tokens only where it reads the
+        done words again before it blocks (as :meth:`wait_done` does)."""
+        self.unclaimed_waits = 0
+        acquire = self.done.acquire
+        while acquire(False):
+            pass
 
     def _spin(self, pending: list[int], spin_s: float) -> bool:
         """Spin-yield up to ``spin_s`` until one of ``pending`` finished; whether one did."""
