@@ -100,3 +100,26 @@ def test_next_autoreset_mask() -> None:
     np.testing.assert_array_equal(
         next_autoreset_mask(AutoresetMode.SAME_STEP, terminated, truncated), [False] * 3
     )
+
+
+@pytest.mark.parametrize("mode", list(AutoresetMode))
+def test_env_step_then_end_episode_is_step(mode: AutoresetMode) -> None:
+    """The vectorisers' loops call ``auto.env.step`` while no reset is pending and hand an
+    ending step to ``end_episode``: results and state are those of ``auto.step``."""
+    by_step = AutoresetEnv(CountingEnv(terminate_at=3, info_every=1), mode)
+    inlined = AutoresetEnv(CountingEnv(terminate_at=3, info_every=1), mode)
+    for auto in (by_step, inlined):
+        auto.reset(seed=0)
+    for _ in range(8):
+        if mode is AutoresetMode.DISABLED and by_step.needs_reset:
+            for auto in (by_step, inlined):
+                auto.reset()
+        expected = by_step.step(1)
+        if inlined.needs_reset:
+            got = inlined.step(1)
+        else:
+            got = inlined.env.step(1)
+            if got[2] or got[3]:
+                got = inlined.end_episode(*got)
+        assert repr(got) == repr(expected)
+        assert inlined.needs_reset == by_step.needs_reset

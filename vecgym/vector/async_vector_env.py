@@ -17,7 +17,9 @@ Data flow of one ``step`` (worker ``k`` owns the contiguous env slice ``[a_k, b_
     done.acquire() in 0.1 s slices, checking the  <-  done.release()
       workers' sentinels between slices (a dead      (then, only if some other info is non-empty
       worker -> WorkerDied) [spin-yield on the        or an env raised: ONE pickled Reply on the
-      done words for PARENT_SPIN_S first]             pipe)
+      done words for PARENT_SPIN_S first; before      pipe)
+      blocking, take the tokens of earlier
+      releases and read the done words again]
     infos: one copy per key from the info slots
       (_async.infos), the pickled ones merged key
       by key (VectorEnv._merge_infos)
