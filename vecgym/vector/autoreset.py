@@ -4,9 +4,10 @@ Every vectoriser steps its sub-environments through :class:`AutoresetEnv`: :clas
 in its loop, the async worker in its process, so the three autoreset modes behave the same
 everywhere. (Their loops call ``env.step`` themselves while no reset is pending and hand a step
 that ends an episode to :meth:`AutoresetEnv.end_episode`, which is what :meth:`AutoresetEnv.step`
-does, less a Python call per env step.) Numpy-vectorised environments, which step all their copies at once, use the mask form
-of the same rules: :class:`BatchAutoreset` (built on :func:`next_autoreset_mask`), which
-:class:`~vecgym.vector.numpy_vector_env.NumpyVectorEnv` drives.
+does, less a Python call per env step.) Numpy-vectorised environments, which step all their
+copies at once, use the mask form of the same rules: :class:`BatchAutoreset` (built on
+:func:`next_autoreset_mask`), which :class:`~vecgym.vector.numpy_vector_env.NumpyVectorEnv`
+drives.
 
 The three modes (:class:`~vecgym.vector.vector_env.AutoresetMode`), for one sub-environment:
 

@@ -428,6 +428,11 @@ class WorkerPool:
         with ``restart_hung``, those still busy at the deadline) are appended to it instead and
         no longer waited for. Sentinels are only looked at when a wait slice times out.
         """
+        if need >= len(workers) and all(map(self.finished, workers)):
+            # The usual end of a step: everything finished already (a wait of zero).
+            self.recent_wait_s -= WAIT_AVERAGING * self.recent_wait_s
+            self._count_unclaimed()
+            return list(workers)
         pending = list(workers)
         finished: list[int] = []
         started = time.perf_counter()
@@ -443,9 +448,7 @@ class WorkerPool:
             if len(finished) >= need or not pending:
                 waited = time.perf_counter() - started
                 self.recent_wait_s += WAIT_AVERAGING * (waited - self.recent_wait_s)
-                self.unclaimed_waits += 1
-                if self.unclaimed_waits >= CLAIM_EVERY:
-                    self.claim_tokens()
+                self._count_unclaimed()
                 return finished
             if spin_s > 0.0:
                 if self._spin(pending, spin_s):
@@ -479,6 +482,12 @@ class WorkerPool:
                 self._hand_back_dead(pending, failures)
                 if not pending:
                     return finished
+
+    def _count_unclaimed(self) -> None:
+        """Count a wait that took no token; claim the tokens every :data:`CLAIM_EVERY` waits."""
+        self.unclaimed_waits += 1
+        if self.unclaimed_waits >= CLAIM_EVERY:
+            self.claim_tokens()
 
     def claim_tokens(self) -> None:
         """Take every token the workers left on the done semaphore.
