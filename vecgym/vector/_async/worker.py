@@ -268,6 +268,10 @@ def _write_infos(
     """Write the non-empty infos of ``envs`` into their shared slots, all at once, and their
     schema ids into ``schema_view``; those without a schema are appended to ``pickled``."""
     schemas = writer.write_batch(envs, env_infos, proposals)
+    first, last = envs[0], envs[-1]
+    if schemas[0] and schemas.count(schemas[0]) == len(envs) and last - first + 1 == len(envs):
+        schema_view[first : last + 1] = schemas[0]  # the usual case, a fraction of a list's cost
+        return
     schema_view[envs] = schemas
     if not all(schemas):
         pickled.extend(
