@@ -493,6 +493,8 @@ def step_infos(
     Returns:
         ``(infos, changed)``: ``changed`` when some reply carried observations.
     """
+    if not replies and not registry.layout.schemas:
+        return {}, False  # the usual step of envs with empty infos
     pickled, changed = fold_replies(replies, last_obs)
     proposals = [sig for _, reply in replies for sig in reply.info_schemas or ()]
     if not registry.layout.schemas:  # nothing learned yet (e.g. empty infos): all came pickled

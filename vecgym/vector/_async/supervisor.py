@@ -274,6 +274,8 @@ class Supervisor:
         replaced; its envs are reported with ``worker_restarted`` by the next result.
         """
         pool = self.pool
+        if not any(pool.outstanding):  # the usual case: every earlier command was collected
+            return
         late = [k for k in workers if pool.outstanding[k]]
         if not late:
             return
