@@ -14,6 +14,22 @@ them in turns: in each round, ``--seconds`` of the single env in a plain loop, t
 of the vector env. The round's share of the bound is the vector env's rate over the same round's
 single-env rate times the cores; the median and the range over the rounds are printed.
 
+Each round also times two references that show how much of the bound any runtime could reach:
+
+* **one core, half the envs**: this process steps the envs of the parent's share in a plain loop
+  (a reset where an episode ended) while the other core idles. Against the single env this is
+  the cost of stepping many envs in turn (caches) rather than one.
+* **lockstep pair**: this process and one helper process each step their share of the envs (the
+  same split as the vector env's) in a plain loop, and wait for each other after every step by
+  spinning on a step counter in shared memory. Nothing else crosses between them: no actions,
+  observations, rewards or infos. A ``step`` that steps every env once with that split over two
+  processes, and returns the results, cannot be faster; so ``vecgym / lockstep`` is the part of
+  the pair's rate that vecgym keeps, and the pair's own share of the bound is the ceiling on this
+  machine (below 100% by the slowdown of an env beside a busy second core, the many envs' caches,
+  and the wait for the slower half of each step).
+
+Both run only with two usable cores, the layout they model.
+
 Workloads: ``halfcheetah`` (``gymnasium.make("HalfCheetah-v5")``, as ``bench_mujoco.py``),
 ``pong`` (``ALE/Pong-v5`` with vecgym's ``AtariPreprocessing`` and ``FrameStackObservation(4)``,
 as ``bench_atari.py --vecgym-wrappers``) and ``cartpole`` (``vecgym.make("CartPole-v1")``, as
@@ -23,13 +39,26 @@ as ``bench_atari.py --vecgym-wrappers``) and ``cartpole`` (``vecgym.make("CartPo
 from __future__ import annotations
 
 import argparse
+import contextlib
+import multiprocessing
 import os
 import statistics
 import sys
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Sequence
 from typing import Any
 
+import numpy as np
+
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+#: Seconds to wait for the lockstep helper to start, or to finish a phase, before giving up.
+HELPER_TIMEOUT_S = 120.0
+#: Spins of the wait for the helper between checks that it is still alive.
+HELPER_CHECK_SPINS = 1 << 16
+#: The lockstep counters in shared memory: steps posted by this process, steps the helper has
+#: finished, and "the phase is over".
+POSTED, FINISHED, OVER = 0, 1, 2
 
 
 def _maker(workload: str) -> Callable[[], Any]:
@@ -44,6 +73,136 @@ def _maker(workload: str) -> Callable[[], Any]:
     import vecgym
 
     return lambda: vecgym.make("CartPole-v1")
+
+
+def _step_all(envs: Sequence[Any], actions: Any, first: int) -> None:
+    """One plain-loop step of ``envs`` with actions ``first``, ``first + 1``, ... of the batch."""
+    for k, env in enumerate(envs):
+        _, _, terminated, truncated, _ = env.step(actions[first + k])
+        if terminated or truncated:
+            env.reset()
+
+
+def _build(workload: str, count: int, first: int) -> list[Any]:
+    make = _maker(workload)
+    envs = [make() for _ in range(count)]
+    for k, env in enumerate(envs):
+        env.reset(seed=first + k)
+    return envs
+
+
+def _posted(counters: np.ndarray, done: int) -> bool:
+    """Spin until step ``done + 1`` is posted (``True``) or the phase is over (``False``)."""
+    while counters[POSTED] == done:
+        if counters[OVER]:
+            return False
+    return True
+
+
+def _helper(
+    workload: str, count: int, first: int, batches: list[Any], shared: Any, conn: Any
+) -> None:
+    """The lockstep pair's second process: steps envs ``first ..`` on every posted step."""
+    envs = _build(workload, count, first)
+    counters = np.frombuffer(shared, dtype=np.int64)
+    conn.send("ready")
+    while conn.recv() == "go":  # blocks between phases, so the other measurements run alone
+        done = int(counters[FINISHED])
+        while _posted(counters, done):
+            done += 1
+            _step_all(envs, batches[done % len(batches)], first)
+            counters[FINISHED] = done
+        conn.send("idle")
+    for env in envs:
+        env.close()
+
+
+class LockstepPair:
+    """This process and a helper process stepping their shares of ``num_envs`` envs in lockstep.
+
+    Args:
+        workload: the workload's name (the helper builds its envs from it).
+        num_envs: the envs of both processes together.
+        local: the envs this process steps (the first ``local`` of each action batch).
+        batches: pre-generated action batches of ``num_envs`` actions, cycled.
+    """
+
+    def __init__(self, workload: str, num_envs: int, local: int, batches: list[Any]) -> None:
+        context = multiprocessing.get_context("spawn")
+        self.num_envs, self.batches = num_envs, batches
+        self.envs = _build(workload, local, 0)
+        self._shared = context.RawArray("q", 3)
+        self._counters = np.frombuffer(self._shared, dtype=np.int64)
+        self._conn, child = context.Pipe()
+        self._process = context.Process(
+            target=_helper,
+            args=(workload, num_envs - local, local, batches, self._shared, child),
+            daemon=True,
+        )
+        self._process.start()
+        child.close()
+        self._expect("ready")
+
+    def _expect(self, message: str) -> None:
+        if not self._conn.poll(HELPER_TIMEOUT_S) or self._conn.recv() != message:
+            raise RuntimeError(f"the lockstep helper did not answer {message!r} in time")
+
+    def _run(self, seconds: float) -> tuple[int, float]:
+        counters, batches, envs = self._counters, self.batches, self.envs
+        steps = 0
+        start = time.perf_counter()
+        deadline = start + seconds
+        while True:
+            step = int(counters[POSTED]) + 1
+            counters[POSTED] = step  # the helper starts its share now
+            _step_all(envs, batches[step % len(batches)], 0)
+            spins = 0
+            while counters[FINISHED] != step:
+                spins += 1
+                if spins % HELPER_CHECK_SPINS == 0 and not self._process.is_alive():
+                    raise RuntimeError("the lockstep helper process died")
+            steps += 1
+            now = time.perf_counter()
+            if now >= deadline:
+                return steps, now - start
+
+    def measure(self, seconds: float) -> float:
+        """Env steps per second over about ``seconds`` (after a warm-up of a tenth of that)."""
+        self._counters[OVER] = 0
+        self._conn.send("go")
+        try:
+            self._run(seconds / 10)
+            steps, elapsed = self._run(seconds)
+        finally:
+            self._counters[OVER] = 1
+            self._expect("idle")
+        return steps * self.num_envs / elapsed
+
+    def close(self) -> None:
+        """Stop the helper (terminated if it does not exit in time) and close the envs."""
+        with contextlib.suppress(OSError):
+            self._conn.send("stop")
+        self._process.join(HELPER_TIMEOUT_S)
+        if self._process.is_alive():
+            self._process.terminate()
+            self._process.join()
+        self._conn.close()
+        for env in self.envs:
+            env.close()
+
+
+def _one_core(envs: Sequence[Any], batches: list[Any], seconds: float) -> float:
+    """Env steps per second of ``envs`` in a plain loop in this process (after a warm-up)."""
+    i = 0
+    for length in (seconds / 10, seconds):  # the warm-up, then the timed run
+        loops = 0
+        start = now = time.perf_counter()
+        while now - start < length:
+            i += 1
+            _step_all(envs, batches[i % len(batches)], 0)
+            loops += 1
+            now = time.perf_counter()
+    return loops * len(envs) / (now - start)
 
 
 def main() -> None:
@@ -61,6 +220,7 @@ def main() -> None:
     make = _maker(workload)
     cores = usable_cores()
     workers = max(1, cores - 1)
+    local = parent_share(args.num_envs, workers)
 
     single = make()
     single.action_space.seed(0)
@@ -69,26 +229,47 @@ def main() -> None:
         [make] * args.num_envs,
         copy=False,  # as in the other scripts' rows
         num_workers=workers,
-        parent_envs=parent_share(args.num_envs, workers),
+        parent_envs=local,
     )
     stepper, actions = vector_stepper(envs, BenchTarget(env_id=workload))
+    pair = LockstepPair(workload, args.num_envs, local, actions) if cores == 2 else None
     shares: list[float] = []
+    kept: list[float] = []
     try:
         print(f"{workload}, {args.num_envs} envs, {cores} usable cores")
-        print("| round | single env | AsyncVectorEnv (parent slice) | % of bound |")
-        print("|---:|---:|---:|---:|")
+        print(
+            "| round | single env | one core, half the envs | lockstep pair (% of bound) "
+            "| AsyncVectorEnv, parent slice (% of bound) | vecgym / lockstep |"
+        )
+        print("|---:|---:|---:|---:|---:|---:|")
         for r in range(args.rounds):
             rate = measure_single_env(single, single_actions, args.seconds).steps_per_s
+            bound = rate * min(cores, args.num_envs)
             vector = measure_stepper(stepper, actions, args.seconds).steps_per_s
-            shares.append(vector / (rate * min(cores, args.num_envs)))
-            print(f"| {r} | {rate:,.0f} | {vector:,.0f} | {100 * shares[-1]:.1f}% |", flush=True)
+            shares.append(vector / bound)
+            cells = [f"{rate:,.0f}", "-", "-", f"{vector:,.0f} ({100 * shares[-1]:.1f}%)", "-"]
+            if pair is not None:
+                half = _one_core(pair.envs, actions, args.seconds)
+                ceiling = pair.measure(args.seconds)
+                kept.append(vector / ceiling)
+                cells[1] = f"{half:,.0f} ({100 * half / rate:.1f}% of single)"
+                cells[2] = f"{ceiling:,.0f} ({100 * ceiling / bound:.1f}%)"
+                cells[4] = f"{100 * kept[-1]:.1f}%"
+            print(f"| {r} | " + " | ".join(cells) + " |", flush=True)
     finally:
+        if pair is not None:
+            pair.close()
         stepper.close()
         single.close()
     print(
         f"median {100 * statistics.median(shares):.1f}% of the bound "
         f"(range {100 * min(shares):.1f}-{100 * max(shares):.1f}%)"
     )
+    if kept:
+        print(
+            f"vecgym / lockstep pair: median {100 * statistics.median(kept):.1f}% "
+            f"(range {100 * min(kept):.1f}-{100 * max(kept):.1f}%)"
+        )
 
 
 if __name__ == "__main__":
