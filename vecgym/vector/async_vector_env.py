@@ -97,7 +97,6 @@ from vecgym.vector._async.batch import (
     copy_tree,
     merge_replies,
     pick_observations,
-    select_info,
 )
 from vecgym.vector._async.exits import RemoteTraceback as RemoteTraceback
 from vecgym.vector._async.infos import InfoRegistry, step_infos
@@ -601,7 +600,7 @@ class AsyncVectorEnv(SubEnvsVectorEnv[ObsType, ActType, np.ndarray], Generic[Obs
         terminated, truncated = views.terminated[ids], views.truncated[ids]
         if self.autoreset_mode is AutoresetMode.DISABLED:
             self._ended[ids] |= terminated | truncated
-        return observations, views.rewards[ids], terminated, truncated, select_info(infos, ids), ids
+        return observations, views.rewards[ids], terminated, truncated, infos, ids
 
     # --- call / attributes / render --------------------------------------------------------------
     def call(

@@ -41,7 +41,7 @@ from typing import Any
 
 import numpy as np
 
-from vecgym.vector._async.batch import fold_replies
+from vecgym.vector._async.batch import fold_replies, select_info
 from vecgym.vector._async.protocol import create_block, map_block
 from vecgym.vector.vector_env import same_key_columns
 
@@ -411,17 +411,25 @@ class HeldInfos:
     def hold(self, generation: int, rows: list[int], schema_ids: np.ndarray) -> None:
         """Copy the slots of ``rows`` (written with ``generation``, schema ids ``schema_ids``
         indexed by env) into the parent's own arrays: one copy per key and schema."""
-        envs = np.asarray(rows, dtype=np.intp)
+        if not rows:
+            return
+        envs: Any = _as_rows(rows)
         ids = schema_ids[envs]
         self.schema[envs] = ids
         self.generation[envs] = generation
-        if not ids.any():
+        first = int(ids[0])
+        if first and (ids == first).all():  # the usual batch: one schema (rows or a slice)
+            groups: list[tuple[int, Any]] = [(first, envs)]
+        elif not ids.any():
             return
+        else:
+            envs = np.asarray(rows, dtype=np.intp)
+            ids = schema_ids[envs]
+            groups = [(schema, envs[ids == schema]) for schema in np.unique(ids[ids != 0]).tolist()]
         slots = self.registry.views(generation)
         held = self._values.setdefault(generation, {})
         schemas = self.registry.layout.schemas  # ids keep their meaning: schemas only grow
-        for schema in np.unique(ids[ids != 0]).tolist():
-            chosen = envs[ids == schema]
+        for schema, chosen in groups:
             for key, tag in schemas[schema - 1]:
                 store = held.get((key, tag))
                 if store is None:
@@ -436,10 +444,41 @@ class HeldInfos:
     def take(
         self, take: list[int], pickled: list[tuple[int, dict[str, Any]]], merge: MergeInfos
     ) -> dict[str, Any]:
-        """The batched infos (every env's width, as ``merge`` makes them) of the envs ``take``:
-        the held ones assembled per key (:meth:`InfoRegistry.assemble`), merged with
-        ``pickled`` (``(env, info)`` in env order) where there are both; forgotten once taken."""
+        """The batched infos of the envs ``take`` (ascending), one row per env of ``take`` as
+        :func:`~vecgym.vector._async.batch.select_info` picks them from every env's width as
+        ``merge`` makes it: the held ones assembled per key (:meth:`InfoRegistry.assemble`),
+        merged with ``pickled`` (``(env, info)`` in env order) where there are both; forgotten
+        once taken."""
+        if not take:
+            return {}
+        rows: Any = _as_rows(take)
+        ids = self.schema[rows]
+        first = int(ids[0])
+        if first and not pickled and (ids == first).all():
+            generations = self.generation[rows]
+            generation = int(generations[0])
+            if (generations == generation).all():
+                # The usual batch: every env held with one schema. Its rows straight from the
+                # held arrays, as the general path below would select them.
+                self.schema[rows] = 0
+                values = self._values[generation]
+                infos: dict[str, Any] = {}
+                every = np.ones(len(take), dtype=np.bool_)
+                for key, tag in self.registry.layout.schemas[first - 1]:
+                    column = values[(key, tag)][rows]
+                    infos[key] = column.copy() if type(rows) is slice else column  # not a view
+                    infos[f"_{key}"] = every.copy()
+                return infos
         envs = np.asarray(take, dtype=np.intp)
+        return select_info(self._take_every_env(envs, pickled, merge), envs)
+
+    def _take_every_env(
+        self,
+        envs: np.ndarray,
+        pickled: list[tuple[int, dict[str, Any]]],
+        merge: MergeInfos,
+    ) -> dict[str, Any]:
+        """:meth:`take`'s infos at every env's width (before the batch's rows are selected)."""
         ids = self.schema[envs]
         held = envs[ids != 0]
         self.schema[envs] = 0
@@ -457,6 +496,15 @@ class HeldInfos:
             for i, gen in zip(held.tolist(), self.generation[held].tolist(), strict=True)
         ]
         return merge(sorted([*pickled, *rebuilt], key=lambda entry: entry[0]))
+
+
+def _as_rows(rows: list[int]) -> Any:
+    """``rows`` (ascending env indices) as a slice when they are contiguous (a worker's whole
+    batch: basic indexing, a fraction of an index array's cost), else as an index array."""
+    first, last = rows[0], rows[-1]
+    if last - first + 1 == len(rows):
+        return slice(first, last + 1)
+    return np.asarray(rows, dtype=np.intp)
 
 
 def tag_of(signature: Signature, key: str) -> Tag:

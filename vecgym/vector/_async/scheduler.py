@@ -17,6 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vecgym import error
+from vecgym.vector._async.batch import select_info
 from vecgym.vector._async.exits import rebuild_remote_error
 from vecgym.vector._async.infos import HeldInfos
 from vecgym.vector._async.pool import TIMEOUT_MSG, WorkerPool
@@ -91,6 +92,9 @@ class Scheduler:
             return {}
         envs = np.asarray(selected, dtype=np.intp)
         owners = self.worker_of_env[envs]
+        first_owner = int(owners[0])
+        if (owners == first_owner).all():  # the usual send: the envs of one worker's batch
+            return {first_owner: list(selected)}
         workers, first = np.unique(owners, return_index=True)
         return {
             int(k): envs[owners == k].tolist() for k in workers[np.argsort(first, kind="stable")]
@@ -102,11 +106,21 @@ class Scheduler:
         Raises:
             ValueError: not distinct env indices, or some env is in flight.
         """
-        if self.last_recv is None:
+        last = self.last_recv
+        if last is None:
             if env_ids is None:
                 return np.arange(self.num_envs, dtype=np.intp)
             return select_env_ids(env_ids, None, self.slots == _RUNNING)
-        return select_env_ids(env_ids, self.last_recv, self.slots == _RUNNING)
+        if env_ids is None or (
+            type(env_ids) is np.ndarray
+            and env_ids.shape == last.shape
+            and env_ids.dtype.kind in "iu"
+            and bool((env_ids == last).all())
+        ):
+            # The last recv's envs (the usual send): distinct and in range, and none can be in
+            # flight, since a send or a step since that recv would have cleared ``last_recv``.
+            return last
+        return select_env_ids(env_ids, last, self.slots == _RUNNING)
 
     def unmask_all(self) -> None:
         """Set the whole step mask (before a ``step`` of every env)."""
@@ -268,9 +282,10 @@ class Scheduler:
     def take_infos(
         self, take: list[int], merge: Callable[[list[tuple[int, dict[str, Any]]]], dict[str, Any]]
     ) -> dict[str, Any]:
-        """The batched infos of the envs ``take`` (forgotten here once taken): the pickled ones
-        merged in one call of ``merge`` over the ``(env index, info)`` pairs, the numeric ones
-        held from the shared slots assembled per key (:class:`HeldInfos`)."""
+        """The infos of the envs ``take`` (ascending), one row per env of ``take`` (forgotten
+        here once taken): the pickled ones merged in one call of ``merge`` over the ``(env index,
+        info)`` pairs, the numeric ones held from the shared slots assembled per key
+        (:class:`HeldInfos`)."""
         entries: list[tuple[int, dict[str, Any]]] = []
         for i in take:
             info = self.infos.pop(i, None)
@@ -278,7 +293,7 @@ class Scheduler:
                 entries.append((i, info))
         if self.held is not None:
             return self.held.take(take, entries, merge)
-        return merge(entries) if entries else {}
+        return select_info(merge(entries), np.asarray(take, dtype=np.intp)) if entries else {}
 
     def take_batch(self) -> list[int]:
         """The (ascending) envs of the next ``recv`` batch, now ``IDLE`` again."""
