@@ -458,39 +458,44 @@ def test_recv_batches_mixing_held_and_pickled_infos(batch_size: int) -> None:
 
 @pytest.mark.parametrize(
     ("num_workers", "parent_envs", "ids_form"),
-    [(2, 0, "array"), (2, 0, "none"), (1, 3, "list"), (3, 0, "int32")],
+    [(2, 0, "array"), (2, 0, "none"), (1, 3, "list"), (3, 0, "int32"), (3, 0, "gapped")],
 )
 def test_recv_batches_equal_the_pickled_path(
     num_workers: int, parent_envs: int, ids_form: str
 ) -> None:
     """Batch by batch, ``recv`` returns what the pickled path returns (keys and their order,
-    dtypes, masks, values), one worker's envs in flight at a time, each sent again with the ids
-    its last ``recv`` returned (as that array, ``None``, a list, or int32): whole-worker batches
-    of one schema (most steps) and of several (``late`` joins in some envs), across layouts
-    (``level`` turns from float to int now and then)."""
+    dtypes, masks, values), one group of envs in flight at a time, each sent again with the ids
+    its last ``recv`` returned (as that array, ``None``, a list, or int32): whole-worker batches,
+    and (``gapped``) a batch of two workers' envs with a gap between them, of one schema (most
+    steps) and of several (``late`` joins in some envs), across layouts (``level`` turns from
+    float to int now and then)."""
     from tests.support.info_envs import InfoEnv
     from vecgym.vector import AsyncVectorEnv
 
     num_envs = 6
     fns = [lambda i=i: InfoEnv(i, numeric_only=True) for i in range(num_envs)]
+    steppers = num_workers + (parent_envs > 0)
     kwargs: dict[str, Any] = {
         "num_workers": num_workers,
         "parent_envs": parent_envs,
-        "batch_size": num_envs // (num_workers + (parent_envs > 0)),
+        "batch_size": 4 if ids_form == "gapped" else num_envs // steppers,
     }
     ours = AsyncVectorEnv(fns, **kwargs)
     reference = _PickledInfosAsyncVectorEnv.make(fns, **kwargs)
+    groups = [np.arange(a, b) for a, b in ours._pool.slices]
+    if ids_form == "gapped":  # workers 0 and 2 in one batch (a fancy index), then worker 1
+        groups = [np.array([0, 1, 4, 5]), np.array([2, 3])]
     forms = {
         "array": lambda ids: ids,
         "none": lambda ids: None,
         "list": lambda ids: ids.tolist(),
         "int32": lambda ids: ids.astype(np.int32),
+        "gapped": lambda ids: ids,
     }
     try:
         ours.reset(seed=3)
         reference.reset(seed=3)
-        for k, (a, b) in enumerate(ours._pool.slices):
-            ids = np.arange(a, b)
+        for k, ids in enumerate(groups):
             sent: Any = ids
             rng = np.random.default_rng(k)
             for t in range(25):
@@ -500,7 +505,7 @@ def test_recv_batches_equal_the_pickled_path(
                 reference.send(actions, ids)
                 got, want = ours.recv(timeout=30), reference.recv(timeout=30)
                 np.testing.assert_array_equal(got[-1], ids)
-                assert_same_batch(got, want, f"worker {k} step {t}")
+                assert_same_batch(got, want, f"group {k} step {t}")
                 sent = forms[ids_form](got[-1])
         assert ours._info_registry is not None
         assert ours._info_registry.generation >= 1
