@@ -454,6 +454,8 @@ class HeldInfos:
         rows: Any = _as_rows(take)
         ids = self.schema[rows]
         first = int(ids[0])
+        if not first and not pickled and not ids.any():
+            return {}  # nothing held (envs with empty infos), nothing pickled
         if first and not pickled and (ids == first).all():
             generations = self.generation[rows]
             generation = int(generations[0])
