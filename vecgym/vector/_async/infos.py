@@ -444,11 +444,12 @@ class HeldInfos:
     def take(
         self, take: list[int], pickled: list[tuple[int, dict[str, Any]]], merge: MergeInfos
     ) -> dict[str, Any]:
-        """The batched infos of the envs ``take`` (ascending), one row per env of ``take`` as
-        :func:`~vecgym.vector._async.batch.select_info` picks them from every env's width as
-        ``merge`` makes it: the held ones assembled per key (:meth:`InfoRegistry.assemble`),
-        merged with ``pickled`` (``(env, info)`` in env order) where there are both; forgotten
-        once taken."""
+        """The batched infos of the envs ``take`` (ascending), one row per env of ``take``: the
+        held ones assembled per key (:meth:`InfoRegistry.assemble`), merged with ``pickled``
+        (``(env, info)`` in env order) where there are both, as ``merge`` batches them for
+        every env, then the rows of ``take`` (:func:`~vecgym.vector._async.batch.select_info`).
+        A batch held with one schema takes a shorter way to the same result. What is taken is
+        forgotten."""
         if not take:
             return {}
         rows: Any = _as_rows(take)
