@@ -514,6 +514,54 @@ def test_recv_batches_equal_the_pickled_path(
         reference.close()
 
 
+@pytest.mark.parametrize(("num_workers", "parent_envs"), [(2, 0), (3, 0), (1, 3), (2, 2)])
+def test_random_send_recv_equal_the_pickled_path(num_workers: int, parent_envs: int) -> None:
+    """Random ``send`` patterns, batch by batch equal to the pickled path: subsets of the envs
+    sent in one or two calls (the second often queued behind a worker still busy with the
+    first), the last ``recv``'s ids sent back in each accepted form, envs whose infos are partly
+    pickled (a string key in every fourth env), and now and then a ``step`` of every env."""
+    from tests.support.info_envs import InfoEnv
+    from vecgym.vector import AsyncVectorEnv
+
+    num_envs = 7
+    fns = [lambda i=i: InfoEnv(i, numeric_only=i % 4 != 3) for i in range(num_envs)]
+    kwargs: dict[str, Any] = {
+        "num_workers": num_workers,
+        "parent_envs": parent_envs,
+        "batch_size": num_envs,  # a recv returns every env in flight: the batches are the same
+    }
+    ours = AsyncVectorEnv(fns, **kwargs)
+    reference = _PickledInfosAsyncVectorEnv.make(fns, **kwargs)
+    rng = np.random.default_rng(num_workers * 10 + parent_envs)
+    try:
+        ours.reset(seed=11)
+        reference.reset(seed=11)
+        last: np.ndarray | None = None
+        for t in range(50):
+            if last is not None and rng.random() < 0.5:
+                forms = [None, last, last.tolist(), last.astype(np.int32)]
+                sends = [(last, forms[int(rng.integers(len(forms)))])]
+            else:
+                chosen = np.sort(rng.choice(num_envs, int(rng.integers(1, num_envs + 1)), False))
+                parts = np.array_split(chosen, int(rng.integers(1, 3)))
+                sends = [(part, part) for part in parts if part.size]
+            for ids, sent in sends:
+                signs = np.where(rng.random(len(ids)) < 0.2, -1.0, 1.0)[:, None]
+                actions = (signs * rng.uniform(0.1, 1.0, (len(ids), 2))).astype(np.float32)
+                ours.send(actions, sent)
+                reference.send(actions, ids)
+            got, want = ours.recv(timeout=30), reference.recv(timeout=30)
+            assert_same_batch(got, want, f"step {t}")
+            last = got[-1]
+            if rng.random() < 0.05:
+                actions = np.full((num_envs, 2), 0.5, dtype=np.float32)
+                assert_same_batch(ours.step(actions), reference.step(actions), f"step() {t}")
+                last = None
+    finally:
+        ours.close()
+        reference.close()
+
+
 def test_info_signatures_cover_numeric_values_only() -> None:
     from vecgym.vector._async.infos import info_signature
 
