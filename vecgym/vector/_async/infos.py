@@ -45,7 +45,14 @@ from vecgym.vector._async.batch import fold_replies, select_info
 from vecgym.vector._async.protocol import create_block, map_block
 from vecgym.vector.vector_env import same_key_columns
 
-__all__ = ["HeldInfos", "InfoLayout", "InfoRegistry", "InfoWriter", "info_signature"]
+__all__ = [
+    "HeldInfos",
+    "InfoLayout",
+    "InfoRegistry",
+    "InfoWriter",
+    "contiguous_rows",
+    "info_signature",
+]
 
 MAX_SCHEMAS = 64
 """Signatures learned at most; later ones stay on the pickled path."""
@@ -86,6 +93,16 @@ def _slot_shape_dtype(tag: Tag) -> tuple[tuple[int, ...], np.dtype[Any]]:
     if isinstance(tag, tuple):
         return tuple(tag[1]), np.dtype(tag[0])
     return (), np.dtype(tag)
+
+
+def contiguous_rows(rows: list[int]) -> Any:
+    """``rows`` (ascending, distinct env indices) as a slice when they are contiguous (a worker's
+    whole slice or batch: basic indexing, a fraction of an index array's cost), else as an index
+    array."""
+    first, last = rows[0], rows[-1]
+    if last - first + 1 == len(rows):
+        return slice(first, last + 1)
+    return np.asarray(rows, dtype=np.intp)
 
 
 def _value_of(tag: Tag, row: Any) -> Any:
@@ -205,8 +222,7 @@ class InfoWriter:
     def _write_columns(self, schema: int, indices: list[int], columns: list[Any]) -> bool:
         """Write one column of scalars of one type per slot of ``schema``; ``False`` when a value
         does not fit (e.g. an int beyond int64: those infos then go env by env)."""
-        first, last = indices[0], indices[-1]
-        rows: Any = slice(first, last + 1) if last - first + 1 == len(indices) else indices
+        rows = contiguous_rows(indices)
         try:
             for (_, view), column in zip(self._writers[schema], columns, strict=True):
                 view[rows] = column
@@ -336,13 +352,7 @@ class InfoRegistry:
         slots = self._views[generation] if views is None else views
         if first_id and not pickled and schema_ids.tobytes() == self._uniform(first_id, schema_ids):
             # The usual step: every env returned the same keys with the same types.
-            full = slots
-            infos: dict[str, Any] = {}
-            every = np.ones(self.num_envs, dtype=np.bool_)
-            for key, tag in self.layout.schemas[first_id - 1]:
-                infos[key] = full[(key, tag)].copy()
-                infos[f"_{key}"] = every.copy()  # each key owns its mask; a copy beats np.ones
-            return infos
+            return one_schema_infos(self.layout.schemas[first_id - 1], slots, None, self.num_envs)
         in_shm = np.flatnonzero(schema_ids)
         if in_shm.size == 0:
             return merge(pickled) if pickled else {}
@@ -413,7 +423,7 @@ class HeldInfos:
         indexed by env) into the parent's own arrays: one copy per key and schema."""
         if not rows:
             return
-        envs: Any = _as_rows(rows)
+        envs: Any = contiguous_rows(rows)
         ids = schema_ids[envs]
         self.schema[envs] = ids
         self.generation[envs] = generation
@@ -452,7 +462,7 @@ class HeldInfos:
         forgotten."""
         if not take:
             return {}
-        rows: Any = _as_rows(take)
+        rows: Any = contiguous_rows(take)
         ids = self.schema[rows]
         first = int(ids[0])
         if not first and not pickled and not ids.any():
@@ -464,14 +474,8 @@ class HeldInfos:
                 # The usual batch: every env held with one schema. Its rows straight from the
                 # held arrays, as the general path below would select them.
                 self.schema[rows] = 0
-                values = self._values[generation]
-                infos: dict[str, Any] = {}
-                every = np.ones(len(take), dtype=np.bool_)
-                for key, tag in self.registry.layout.schemas[first - 1]:
-                    column = values[(key, tag)][rows]
-                    infos[key] = column.copy() if type(rows) is slice else column  # not a view
-                    infos[f"_{key}"] = every.copy()
-                return infos
+                signature = self.registry.layout.schemas[first - 1]
+                return one_schema_infos(signature, self._values[generation], rows, len(take))
         envs = np.asarray(take, dtype=np.intp)
         return select_info(self._take_every_env(envs, pickled, merge), envs)
 
@@ -501,13 +505,23 @@ class HeldInfos:
         return merge(sorted([*pickled, *rebuilt], key=lambda entry: entry[0]))
 
 
-def _as_rows(rows: list[int]) -> Any:
-    """``rows`` (ascending env indices) as a slice when they are contiguous (a worker's whole
-    batch: basic indexing, a fraction of an index array's cost), else as an index array."""
-    first, last = rows[0], rows[-1]
-    if last - first + 1 == len(rows):
-        return slice(first, last + 1)
-    return np.asarray(rows, dtype=np.intp)
+def one_schema_infos(
+    signature: Signature,
+    slots: dict[tuple[str, Tag], np.ndarray],
+    rows: Any,
+    count: int,
+) -> dict[str, Any]:
+    """The batched infos of ``count`` envs that all returned the keys and types of
+    ``signature``: each key's values, rows ``rows`` of its slot (``None``: the whole slot; else
+    a slice or an index array), in a new array, and a mask of its own, all ``True``."""
+    infos: dict[str, Any] = {}
+    every = np.ones(count, dtype=np.bool_)
+    for key, tag in signature:
+        slot = slots[(key, tag)]
+        column = slot if rows is None else slot[rows]
+        infos[key] = column if isinstance(rows, np.ndarray) else column.copy()  # never a view
+        infos[f"_{key}"] = every.copy()  # each key owns its mask; a copy beats np.ones
+    return infos
 
 
 def tag_of(signature: Signature, key: str) -> Tag:

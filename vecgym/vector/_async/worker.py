@@ -48,7 +48,7 @@ import numpy as np
 
 from vecgym.core.interop import as_vecgym_env, stepping_target
 from vecgym.vector._async.batch import copy_rows
-from vecgym.vector._async.infos import InfoWriter
+from vecgym.vector._async.infos import InfoWriter, contiguous_rows
 from vecgym.vector._async.placement import apply_placement
 from vecgym.vector._async.protocol import (
     Command,
@@ -268,9 +268,8 @@ def _write_infos(
     """Write the non-empty infos of ``envs`` into their shared slots, all at once, and their
     schema ids into ``schema_view``; those without a schema are appended to ``pickled``."""
     schemas = writer.write_batch(envs, env_infos, proposals)
-    first, last = envs[0], envs[-1]
-    if schemas[0] and schemas.count(schemas[0]) == len(envs) and last - first + 1 == len(envs):
-        schema_view[first : last + 1] = schemas[0]  # the usual case, a fraction of a list's cost
+    if schemas[0] and schemas.count(schemas[0]) == len(envs):  # the usual case: one schema
+        schema_view[contiguous_rows(envs)] = schemas[0]  # one assignment, no list of ids
         return
     schema_view[envs] = schemas
     if not all(schemas):
