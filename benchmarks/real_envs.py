@@ -3,12 +3,13 @@
 Every runtime gets the same env functions (``gymnasium.make`` plus the workload's wrappers), as a
 user would pass them, except EnvPool, which builds its own env (its C++ version of the same
 workload). Actions are generated before timing; steps are timed and counted by
-:mod:`vecgym.cli.measure` (a warm-up first; a NEXT_STEP reset step is not an env step; EnvPool's
-``send`` / ``recv`` batches count every step). The bound is the single-env rate (one env from the
-same functions, stepped in a plain loop) times the usable cores; per-core figures divide a rate
-by the cores it could use: 1 for a Sync runtime, else ``min(num_envs, cores)``. ``vecgym
-Async+parent`` is ``AsyncVectorEnv(parent_envs=...)`` with one worker fewer than the cores and the
-parent stepping an equal share of the envs; ``vecgym Async send/recv`` collects EnvPool-style
+:mod:`vecgym.cli.measure` (a warm-up first; a NEXT_STEP reset step is not an env step, in
+``send`` / ``recv`` batches too: vecgym's are counted by env id, EnvPool's by ``elapsed_step``).
+The bound is the single-env rate (one env from the same functions, stepped in a plain loop)
+times the usable cores; per-core figures divide a rate by the cores it could use: 1 for a Sync
+runtime, else ``min(num_envs, cores)``. ``vecgym Async+parent`` is
+``AsyncVectorEnv(parent_envs=...)`` with one worker fewer than the cores and the parent stepping
+an equal share of the envs; ``vecgym Async send/recv`` collects EnvPool-style
 (:data:`POOL_RUNTIME`), as ``EnvPool async`` does.
 """
 
@@ -20,13 +21,13 @@ import os
 import platform
 import time
 from collections.abc import Callable
-from typing import Any, cast
+from typing import Any
 
 from vecgym.cli.measure import (
     Stepper,
-    measure_pool,
     measure_single_env,
     measure_stepper,
+    pool_stepper,
     usable_cores,
 )
 from vecgym.cli.runtimes import BenchTarget, envpool_stepper, parent_share, vector_stepper
@@ -81,10 +82,10 @@ def _runtimes(
     half = max(1, num_envs // 2)
 
     def pooled() -> tuple[Stepper, list[Any]]:
-        # send/recv, a worker's half of the envs per batch: measured by measure_pool (see run)
+        # send/recv, a worker's half of the envs per batch
         envs = AsyncVectorEnv(fns, copy=False, batch_size=half)
         envs.action_space.seed(0)
-        return cast(Stepper, envs), [envs.action_space.sample() for _ in range(64)]
+        return pool_stepper(envs), [envs.action_space.sample() for _ in range(64)]
 
     runtimes.append((POOL_RUNTIME, pooled))
     if envpool_make is not None:
@@ -130,10 +131,7 @@ def run(
         for name, build in _runtimes(make, num_envs, envpool_make, ours):
             stepper, actions = build()
             try:
-                if name == POOL_RUNTIME:
-                    rate = measure_pool(stepper, actions, seconds).steps_per_s
-                else:
-                    rate = measure_stepper(stepper, actions, seconds).steps_per_s
+                rate = measure_stepper(stepper, actions, seconds).steps_per_s
             finally:
                 stepper.close()
             rows.append(

@@ -515,8 +515,30 @@ def test_envpool_runtimes_step_cartpole(name: str) -> None:
         measurement = measure_stepper(stepper, actions, 0.05)
     finally:
         stepper.close()
-    assert stepper.num_envs == (4 if name == "envpool-sync" else 2)
+    assert stepper.num_envs == 4
     assert measurement.env_steps > 0
+
+
+def test_envpool_async_counts_only_real_steps() -> None:
+    pytest.importorskip("envpool")
+    from vecgym.cli.measure import COUNT_SELF
+    from vecgym.cli.runtimes import BenchTarget, compare_runtimes
+
+    runtime = next(r for r in compare_runtimes() if r.name == "envpool-async")
+    stepper, actions = runtime.build(BenchTarget("CartPole-v1"), 4, None)
+    try:
+        assert stepper.counting == COUNT_SELF
+        stepper.reset(0)  # receives the resets of envs 0 and 1
+        # envs 0 and 1 step; the batch received holds the resets of envs 2 and 3: no env step
+        assert stepper.step(actions[0]) == 0
+        assert stepper.step(actions[1]) == 2  # the steps of envs 0 and 1
+        # 2 envs a batch; every CartPole episode ends within 500 steps and costs one reset, not
+        # counted (random actions end one in about 20)
+        calls = 1000
+        counted = sum(stepper.step(actions[i % len(actions)]) for i in range(calls))
+    finally:
+        stepper.close()
+    assert 0.8 * 2 * calls < counted < 2 * calls
 
 
 def test_envpool_runtime_skips_kwargs_and_other_autoreset_modes() -> None:

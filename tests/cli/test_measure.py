@@ -12,14 +12,23 @@ from tests.support.messages import message_pattern
 from vecgym.cli import output
 from vecgym.cli.measure import (
     COUNT_ALL,
+    COUNT_SELF,
+    POOL_DISABLED_MSG,
     SECONDS_MSG,
     Measurement,
     Stepper,
     measure_pool,
     measure_single_env,
     measure_stepper,
+    pool_stepper,
 )
-from vecgym.cli.runtimes import BenchTarget, vecgym_runtimes, vector_stepper
+from vecgym.cli.runtimes import (
+    BenchTarget,
+    Unavailable,
+    compare_runtimes,
+    vecgym_runtimes,
+    vector_stepper,
+)
 from vecgym.vector import AsyncVectorEnv, SyncVectorEnv
 
 from .test_cli import GoodEnv
@@ -68,6 +77,50 @@ def test_pool_counts_per_env() -> None:
         envs.reset(seed=0)  # nothing left in flight
     finally:
         envs.close()
+
+
+def test_pool_counts_every_step_under_same_step() -> None:
+    envs = one_step_envs(AsyncVectorEnv, "SameStep", num_workers=N, batch_size=2)
+    try:
+        envs.action_space.seed(0)
+        actions = [envs.action_space.sample() for _ in range(4)]
+        m = measure_pool(envs, actions, 0.05)
+        assert m.env_steps == 2 * m.calls  # every env of every batch stepped (and reset)
+        envs.reset(seed=0)  # nothing left in flight
+    finally:
+        envs.close()
+
+
+def test_pool_stepper_refuses_the_disabled_mode() -> None:
+    envs = one_step_envs(AsyncVectorEnv, "Disabled", num_workers=1)
+    try:
+        with pytest.raises(ValueError, match=message_pattern(POOL_DISABLED_MSG, mode="Disabled")):
+            pool_stepper(envs)
+    finally:
+        envs.close()
+
+
+def test_send_recv_runtime_counts_by_env_and_closes_with_envs_in_flight() -> None:
+    runtime = next(r for r in compare_runtimes() if r.name == "send-recv")
+    assert runtime.uses_workers
+    stepper, actions = runtime.build(BenchTarget("CartPole-v1"), 4, 2)
+    try:
+        assert (stepper.num_envs, stepper.counting) == (4, COUNT_SELF)
+        stepper.reset(0)
+        counts = [stepper.step(actions[i % len(actions)]) for i in range(200)]
+        stepper.reset(1)  # with envs in flight: they are received first
+        counts.append(stepper.step(actions[0]))
+    finally:
+        stepper.close()  # with envs in flight, too
+    assert set(counts) <= {0, 1, 2}  # batches of 2, less the envs that were only reset
+    assert 2 in counts
+    assert sum(counts) < 2 * len(counts)  # some CartPole episode ended: a reset, not counted
+
+
+def test_send_recv_runtime_needs_an_autoreset_mode() -> None:
+    runtime = next(r for r in compare_runtimes() if r.name == "send-recv")
+    with pytest.raises(Unavailable, match=message_pattern(POOL_DISABLED_MSG, mode="Disabled")):
+        runtime.build(BenchTarget("CartPole-v1", autoreset_mode="Disabled"), 2, 1)
 
 
 def test_single_env_counts_steps_not_resets() -> None:

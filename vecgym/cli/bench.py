@@ -56,7 +56,9 @@ CAPTION = (
     "{cores} usable cores)\n'vector' steps all envs in one call of the env's own vector "
     "implementation (numpy for vecgym's envs), so it can pass 100%; "
     "'async+parent (N envs)': the parent steps N envs itself beside the workers (no crash "
-    "isolation for those); x sync = steps/s / vecgym sync's at the same num_envs"
+    "isolation for those); 'send-recv' and 'envpool-async' (--compare) keep every env in "
+    "flight and receive batches of half of them; x sync = steps/s / vecgym sync's at the same "
+    "num_envs"
 )
 OTHER_WORKLOAD_MSG = (
     "{runtimes}: another workload, not comparable with the other rows: one env's observation "
@@ -122,7 +124,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--compare",
         action="store_true",
-        help="also measure Gymnasium, Stable-Baselines3 and PufferLib where installed",
+        help="also measure vecgym's send/recv collection and, where installed, Gymnasium, "
+        "Stable-Baselines3, PufferLib and EnvPool",
     )
     parser.add_argument(
         "--max-processes",
@@ -233,7 +236,8 @@ def run_bench(
         workers: ``num_workers`` values for runtimes with workers (``None``: 1 and the usable
             cores; values above ``num_envs`` are capped to it).
         seconds: timed seconds per measurement (plus a warm-up of a fifth of it).
-        compare: add the installed peers (Gymnasium, SB3, PufferLib).
+        compare: add vecgym's ``send-recv`` and the installed peers (Gymnasium, SB3, PufferLib,
+            EnvPool).
         max_processes: peers with one process per env skip larger ``num_envs``.
         repeats: timed runs per measurement; the best is kept (steadier on a busy machine).
     """

@@ -7,7 +7,9 @@ The rules every figure here follows:
 * only real env steps count: under the ``NEXT_STEP`` autoreset mode the step after an episode
   ended only resets that env, so it is subtracted (the *pending mask* of the previous step);
   under ``SAME_STEP`` every step is an env step (the reset rides along); under ``DISABLED``
-  ended envs are reset explicitly (``reset_mask``), outside the count;
+  ended envs are reset explicitly (``reset_mask``), outside the count; a runtime that returns
+  a batch of some of its envs (EnvPool-style ``send`` / ``recv``) counts its own real steps
+  (:data:`COUNT_SELF`: by env id for vecgym, EnvPool's ``elapsed_step`` for EnvPool);
 * the clock is read after every step, so a run stops within one step of its budget.
 
 A runtime is driven through a :class:`Stepper`: three callables that adapt a vector env of
@@ -16,6 +18,7 @@ any library (vecgym, Gymnasium, Stable-Baselines3, PufferLib) to one loop.
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -30,12 +33,14 @@ from vecgym.vector.async_vector_env import usable_cores as usable_cores
 __all__ = [
     "COUNT_ALL",
     "COUNT_NEXT_STEP",
+    "COUNT_SELF",
     "Measurement",
     "Stepper",
     "measure_pool",
     "measure_single_env",
     "measure_stepper",
     "observation_shape",
+    "pool_stepper",
     "usable_cores",
 ]
 
@@ -43,6 +48,13 @@ COUNT_NEXT_STEP = "next_step"
 """Counting rule: an env whose previous step ended its episode is only reset, not stepped."""
 COUNT_ALL = "all"
 """Counting rule: every env of every step is a real env step (``SAME_STEP``, ``DISABLED``)."""
+COUNT_SELF = "self"
+"""Counting rule: ``step`` returns how many real env steps it took (batches of some of the envs,
+whose resets only the runtime can tell apart)."""
+POOL_DISABLED_MSG = (
+    "send / recv collection needs an autoreset mode (NextStep or SameStep), not {mode}: "
+    "ended envs would wait for a reset"
+)
 
 WARMUP_FRACTION = 0.2
 """Warm-up time as a fraction of the timed run (at least :data:`MIN_WARMUP_STEPS` steps)."""
@@ -81,9 +93,10 @@ class Stepper:
         num_envs: how many sub-environments one step advances.
         reset: ``reset(seed)`` resets every env.
         step: ``step(actions)`` steps every env and returns the boolean "episode ended" mask
-            (terminated or truncated).
+            (terminated or truncated); under :data:`COUNT_SELF` it steps some of them and
+            returns the number of real env steps taken.
         close: releases the env (processes, shared memory).
-        counting: :data:`COUNT_NEXT_STEP` or :data:`COUNT_ALL`.
+        counting: :data:`COUNT_NEXT_STEP`, :data:`COUNT_ALL` or :data:`COUNT_SELF`.
         reset_done: for envs without autoreset (``DISABLED``): ``reset_done(mask)`` resets the
             envs in ``mask``; ``None`` when the env resets by itself.
         observation_shape: the shape of one env's observation, where the runtime says (see
@@ -93,7 +106,7 @@ class Stepper:
 
     num_envs: int
     reset: Callable[[int], Any]
-    step: Callable[[Any], npt.NDArray[np.bool_]]
+    step: Callable[[Any], Any]
     close: Callable[[], Any]
     counting: str = COUNT_NEXT_STEP
     reset_done: Callable[[npt.NDArray[np.bool_]], Any] | None = None
@@ -137,22 +150,26 @@ def _run_steps(
     returned index and mask continue the stream, so a warm-up and a timed run chain exactly.
     """
     count = len(actions)
-    counts_pending = stepper.counting == COUNT_NEXT_STEP
+    counting = stepper.counting
     env_steps = 0
     calls = 0
     start = time.perf_counter()
     deadline = start + seconds
     while True:
-        done = np.asarray(stepper.step(actions[index % count]), dtype=bool)
+        result = stepper.step(actions[index % count])
         index += 1
         calls += 1
-        if counts_pending:
+        if counting == COUNT_SELF:
+            env_steps += int(result)
+        elif counting == COUNT_NEXT_STEP:
             env_steps += stepper.num_envs - int(np.count_nonzero(pending))
-            pending = done
+            pending = np.asarray(result, dtype=bool)
         else:
             env_steps += stepper.num_envs
-            if stepper.reset_done is not None and done.any():
-                stepper.reset_done(done)
+            if stepper.reset_done is not None:
+                done = np.asarray(result, dtype=bool)
+                if done.any():
+                    stepper.reset_done(done)
         now = time.perf_counter()
         if now >= deadline and calls >= min_calls:
             return Measurement(env_steps, now - start, calls), index, pending
@@ -221,57 +238,78 @@ def measure_single_env(
             return Measurement(steps, now - start, steps)
 
 
-def measure_pool(envs: Any, actions: Sequence[Any], seconds: float, seed: int = 0) -> Measurement:
-    """Time EnvPool-style collection: ``send`` the envs of the last batch, ``recv`` the next.
+def pool_stepper(envs: Any) -> Stepper:
+    """A vecgym :class:`~vecgym.vector.AsyncVectorEnv` collected EnvPool-style, as a stepper.
 
-    ``envs`` is a vecgym :class:`~vecgym.vector.AsyncVectorEnv` (any ``batch_size``) under the
-    ``NEXT_STEP`` or ``SAME_STEP`` autoreset mode. Each action batch of ``actions`` must hold
-    ``num_envs`` actions; the first ``len(env_ids)`` are sent. Per env, a step that follows
-    the end of its episode is a reset, not an env step (``NEXT_STEP`` only).
+    Each ``step(batch)`` sends the envs of the last ``recv`` (every env, the first time) the
+    first actions of ``batch`` (a batch of ``num_envs`` actions) and receives the next
+    ``batch_size`` envs, so every env stays in flight. It returns the real env steps of the
+    batch received (:data:`COUNT_SELF`): under ``NEXT_STEP``, an env whose previous batch ended
+    its episode was only reset. ``reset`` and ``close`` first receive what is still in flight.
 
     Args:
-        envs: the vector env (not closed here).
+        envs: the vector env, under the ``NEXT_STEP`` or ``SAME_STEP`` autoreset mode (any
+            ``batch_size``).
+
+    Raises:
+        ValueError: the ``DISABLED`` autoreset mode.
+    """
+    mode = _autoreset_name(envs)
+    if mode not in ("NextStep", "SameStep"):
+        raise ValueError(POOL_DISABLED_MSG.format(mode=mode))
+    counts_pending = mode == "NextStep"
+    pending = np.zeros(envs.num_envs, dtype=bool)
+    last: list[Any] = [None]  # the ids of the last recv; None: nothing in flight
+
+    def reset(seed: int) -> None:
+        _drain(envs)
+        envs.reset(seed=seed)
+        pending[:] = False
+        last[0] = None
+
+    def step(batch: Any) -> int:
+        ids = last[0]
+        if ids is None:
+            envs.send(batch)
+        else:
+            envs.send(_first(batch, len(ids)), ids)
+        _, _, terminated, truncated, _, ids = envs.recv()
+        last[0] = ids
+        if not counts_pending:
+            return len(ids)
+        stepped = len(ids) - int(np.count_nonzero(pending[ids]))
+        pending[ids] = terminated | truncated
+        return stepped
+
+    def close() -> None:
+        with contextlib.suppress(Exception):  # a broken or closed env: close it all the same
+            _drain(envs)
+        envs.close()
+
+    return Stepper(
+        envs.num_envs,
+        reset,
+        step,
+        close,
+        counting=COUNT_SELF,
+        observation_shape=observation_shape(envs.single_observation_space),
+    )
+
+
+def measure_pool(envs: Any, actions: Sequence[Any], seconds: float, seed: int = 0) -> Measurement:
+    """Time EnvPool-style collection (:func:`pool_stepper`): ``send`` the envs of the last
+    batch, ``recv`` the next. Nothing is left in flight afterwards.
+
+    Args:
+        envs: a vecgym :class:`~vecgym.vector.AsyncVectorEnv` under the ``NEXT_STEP`` or
+            ``SAME_STEP`` autoreset mode (not closed here).
         actions: pre-generated action batches of ``num_envs`` actions, cycled.
         seconds: length of the timed run.
         seed: the reset seed.
     """
-    _check_seconds(seconds)
-    counts_pending = _autoreset_name(envs) == "NextStep"
-    envs.reset(seed=seed)
-    num_envs = envs.num_envs
-    count = len(actions)
-    pending = np.zeros(num_envs, dtype=bool)
-    envs.send(actions[0])
-    i = 1
-
-    def one_batch() -> int:
-        nonlocal i
-        _, _, terminated, truncated, _, ids = envs.recv()
-        stepped = len(ids)
-        if counts_pending:
-            stepped -= int(np.count_nonzero(pending[ids]))
-            pending[ids] = terminated | truncated
-        envs.send(_first(actions[i % count], len(ids)), ids)
-        i += 1
-        return stepped
-
-    warm_deadline = time.perf_counter() + _warmup_s(seconds)
-    warm_calls = 0
-    while time.perf_counter() < warm_deadline or warm_calls < MIN_WARMUP_STEPS:
-        one_batch()
-        warm_calls += 1
-    env_steps = 0
-    calls = 0
-    start = time.perf_counter()
-    deadline = start + seconds
-    while True:
-        env_steps += one_batch()
-        calls += 1
-        now = time.perf_counter()
-        if now >= deadline:
-            break
+    measurement = measure_stepper(pool_stepper(envs), actions, seconds, seed)
     _drain(envs)
-    return Measurement(env_steps, now - start, calls)
+    return measurement
 
 
 def _drain(envs: Any) -> None:

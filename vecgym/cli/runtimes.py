@@ -1,10 +1,12 @@
 """The vector runtimes ``vecgym bench`` measures, each adapted to a :class:`Stepper`.
 
 vecgym's own (``sync``, ``async``, ``vector``: the env's numpy ``vector_entry_point``) and, for
-``--compare``, its peers when they are installed: Gymnasium's ``SyncVectorEnv`` /
-``AsyncVectorEnv`` (and its vectorised env where the id has one), Stable-Baselines3's
-``DummyVecEnv`` / ``SubprocVecEnv``, PufferLib's ``Serial`` / ``Multiprocessing`` backends and
-EnvPool's ``step`` and ``send`` / ``recv`` (for the ids EnvPool has, see :data:`ENVPOOL_IDS`).
+``--compare``, vecgym's EnvPool-style ``send`` / ``recv`` collection (``send-recv``: every env
+in flight, batches of half of them) and its peers when they are installed: Gymnasium's
+``SyncVectorEnv`` / ``AsyncVectorEnv`` (and its vectorised env where the id has one),
+Stable-Baselines3's ``DummyVecEnv`` / ``SubprocVecEnv``, PufferLib's ``Serial`` /
+``Multiprocessing`` backends and EnvPool's ``step`` and ``send`` / ``recv`` (for the ids EnvPool
+has, see :data:`ENVPOOL_IDS`).
 Peers build the env from their own library (``gymnasium.make(env_id)``), so an id Gymnasium
 does not know is skipped for them, with the reason.
 
@@ -26,8 +28,11 @@ import numpy as np
 from vecgym.cli.measure import (
     COUNT_ALL,
     COUNT_NEXT_STEP,
+    COUNT_SELF,
+    POOL_DISABLED_MSG,
     Stepper,
     observation_shape,
+    pool_stepper,
     usable_cores,
 )
 
@@ -43,6 +48,7 @@ __all__ = [
     "envpool_id",
     "envpool_stepper",
     "parent_share",
+    "pool_batch_size",
     "vecgym_runtimes",
     "vector_stepper",
 ]
@@ -177,6 +183,40 @@ def _vecgym_mode(
         return vector_stepper(envs, target)
 
     return build
+
+
+def pool_batch_size(num_envs: int) -> int:
+    """The ``batch_size`` of the send / recv runtimes (vecgym's and EnvPool's): half the envs."""
+    return max(1, num_envs // 2)
+
+
+def _build_vecgym_pool(
+    target: BenchTarget, num_envs: int, workers: int | None
+) -> tuple[Stepper, list[Any]]:
+    """vecgym's AsyncVectorEnv collected EnvPool-style (:func:`~vecgym.cli.measure.pool_stepper`):
+    every env in flight, batches of half of them."""
+    import vecgym
+
+    if target.autoreset_mode not in ("NextStep", "SameStep"):
+        raise Unavailable(POOL_DISABLED_MSG.format(mode=target.autoreset_mode))
+    envs = vecgym.make_vec(
+        target.env_id,
+        num_envs=num_envs,
+        vectorization_mode="async",
+        vector_kwargs={
+            "autoreset_mode": target.autoreset_mode,
+            "num_workers": workers,
+            "copy": False,
+            "batch_size": pool_batch_size(num_envs),
+        },
+        **target.env_kwargs,
+    )
+    try:
+        actions = _sample_batches(envs.action_space, target.seed)
+    except BaseException:
+        envs.close()
+        raise
+    return pool_stepper(envs), actions
 
 
 def _build_vecgym_vector(
@@ -360,7 +400,8 @@ def envpool_id(env_id: str, known: list[str]) -> str:
 def envpool_stepper(envs: Any, seed: int) -> tuple[Stepper, list[Any]]:
     """An EnvPool env (``envpool.make_gymnasium``) as a stepper, with its actions: ``step`` when
     its ``batch_size`` is its ``num_envs``, else ``send`` / ``recv`` of ``batch_size`` envs with
-    every env in flight. ``envs`` is closed if the actions cannot be sampled."""
+    every env in flight (counting the batch's real steps: those with a nonzero
+    ``elapsed_step``). ``envs`` is closed if the actions cannot be sampled."""
     import gymnasium
 
     num_envs = int(envs.config["num_envs"])
@@ -394,14 +435,17 @@ def envpool_stepper(envs: Any, seed: int) -> tuple[Stepper, list[Any]]:
         envs.async_reset()
         ids[0] = envs.recv()[4]["env_id"]
 
-    def step_async(actions: Any) -> np.ndarray:
+    def step_async(actions: Any) -> int:
         envs.send(actions, ids[0])
-        _, _, terminated, truncated, info = envs.recv()
+        _, _, _, _, info = envs.recv()
         ids[0] = info["env_id"]
-        return np.logical_or(terminated, truncated)
+        # A batch may hold resets: the second half's first reset, and the step after an
+        # episode's end (EnvPool resets then). Their elapsed_step is 0; a real step's is not.
+        elapsed = info.get("elapsed_step")
+        return len(ids[0]) if elapsed is None else int(np.count_nonzero(elapsed))
 
     stepper = Stepper(
-        batch, reset_async, step_async, envs.close, counting=COUNT_ALL, observation_shape=shape
+        num_envs, reset_async, step_async, envs.close, counting=COUNT_SELF, observation_shape=shape
     )
     return stepper, actions
 
@@ -409,8 +453,7 @@ def envpool_stepper(envs: Any, seed: int) -> tuple[Stepper, list[Any]]:
 def _envpool(kind: str) -> Callable[[BenchTarget, int, int | None], tuple[Stepper, list[Any]]]:
     """EnvPool's ``make_gymnasium`` with ``num_threads`` = the usable cores: ``"sync"`` steps
     every env with ``step``; ``"async"`` keeps all envs in flight and receives batches of half of
-    them (``send`` / ``recv``). Async batches count every env step (an autoreset step included:
-    one per episode)."""
+    them (``send`` / ``recv``), as vecgym's ``send-recv`` does."""
 
     def build(target: BenchTarget, num_envs: int, workers: int | None) -> tuple[Stepper, list[Any]]:
         envpool = _import("envpool", "envpool", "EnvPool")
@@ -419,7 +462,7 @@ def _envpool(kind: str) -> Callable[[BenchTarget, int, int | None], tuple[Steppe
         if target.autoreset_mode != "NextStep":
             raise Unavailable(ENVPOOL_AUTORESET_MSG.format(mode=target.autoreset_mode))
         name = envpool_id(target.env_id, list(envpool.list_all_envs()))
-        batch = num_envs if kind == "sync" else max(1, num_envs // 2)
+        batch = num_envs if kind == "sync" else pool_batch_size(num_envs)
         envs = envpool.make_gymnasium(
             name,
             num_envs=num_envs,
@@ -433,8 +476,10 @@ def _envpool(kind: str) -> Callable[[BenchTarget, int, int | None], tuple[Steppe
 
 
 def compare_runtimes() -> list[Runtime]:
-    """The peers ``--compare`` adds (each skipped with a note when it cannot run)."""
+    """What ``--compare`` adds: the peers (each skipped with a note when it cannot run), and
+    vecgym's own ``send`` / ``recv`` collection (``send-recv``), to be read beside EnvPool's."""
     return [
+        Runtime("send-recv", _build_vecgym_pool, uses_workers=True),
         Runtime("gymnasium-sync", _gymnasium_mode("sync")),
         Runtime("gymnasium-async", _gymnasium_mode("async"), process_per_env=True),
         Runtime("gymnasium-vector", _gymnasium_mode("vector_entry_point")),
