@@ -27,6 +27,13 @@ Each round also times two references that show how much of the bound any runtime
   the pair's rate that vecgym keeps, and the pair's own share of the bound is the ceiling on this
   machine (below 100% by the slowdown of an env beside a busy second core, the many envs' caches,
   and the wait for the slower half of each step).
+* **lockstep pair writing the outputs**: the same pair, but each process also writes what every
+  vector env has to hand over, in plain Python: each env's observation into a shared block, its
+  reward and flags, and each numeric info key's value into a column of its own; after every step
+  this process then builds the batch a Gymnasium ``step`` returns from them (new reward and flag
+  arrays, a new array and an all-true mask per info key; the observations as the shared block, as
+  ``copy=False`` returns them). No runtime that returns Gymnasium's results, with the envs stepped
+  in Python, can do less; ``vecgym / outputs`` is the share of that rate vecgym keeps.
 
 Both run only with two usable cores, the layout they model.
 
@@ -91,6 +98,89 @@ def _build(workload: str, count: int, first: int) -> list[Any]:
     return envs
 
 
+#: What the output block holds per env: ``(observation shape, observation dtype, [(info key,
+#: dtype)])`` (dtypes as ``numpy.dtype.str``).
+OutputSpec = tuple[tuple[int, ...], str, list[tuple[str, str]]]
+#: Views of the output block: observation rows, rewards, terminations, truncations and
+#: ``[(info key, column)]``, with the observation block itself last.
+OutputViews = tuple[list[np.ndarray], np.ndarray, np.ndarray, np.ndarray, list[Any], np.ndarray]
+
+
+def _output_spec(make: Callable[[], Any]) -> OutputSpec | None:
+    """The output block's layout for the workload's envs: the observation of a reset and the
+    numeric scalar info keys of a step (``None`` for observations that are not one array)."""
+    env = make()
+    try:
+        obs, _ = env.reset(seed=0)
+        env.action_space.seed(0)
+        _, _, _, _, info = env.step(env.action_space.sample())
+    finally:
+        env.close()
+    if not isinstance(obs, np.ndarray):
+        return None
+    keys = [
+        (key, np.asarray(value).dtype.str)
+        for key, value in info.items()
+        if isinstance(value, (bool, int, float, np.bool_, np.number))
+    ]
+    return obs.shape, obs.dtype.str, keys
+
+
+def _output_arrays(context: Any, num_envs: int, spec: OutputSpec) -> list[Any]:
+    """Shared memory for the output block of ``num_envs`` envs: one raw array per part."""
+    shape, obs_dtype, keys = spec
+    sizes = [num_envs * int(np.prod(shape)) * np.dtype(obs_dtype).itemsize, 8 * num_envs]
+    sizes += [num_envs, num_envs] + [num_envs * np.dtype(dtype).itemsize for _, dtype in keys]
+    return [context.RawArray("b", max(1, size)) for size in sizes]
+
+
+def _output_views(num_envs: int, spec: OutputSpec, arrays: list[Any]) -> OutputViews:
+    shape, obs_dtype, keys = spec
+
+    def view(raw: Any, dtype: Any, count: int) -> np.ndarray:
+        return np.frombuffer(raw, dtype=np.uint8)[: count * np.dtype(dtype).itemsize].view(dtype)
+
+    block = view(arrays[0], obs_dtype, num_envs * int(np.prod(shape))).reshape(num_envs, *shape)
+    columns = [
+        (key, view(raw, dtype, num_envs))
+        for (key, dtype), raw in zip(keys, arrays[4:], strict=True)
+    ]
+    return (
+        [block[i] for i in range(num_envs)],
+        view(arrays[1], np.float64, num_envs),
+        view(arrays[2], np.bool_, num_envs),
+        view(arrays[3], np.bool_, num_envs),
+        columns,
+        block,
+    )
+
+
+def _step_writing(envs: Sequence[Any], actions: Any, first: int, out: OutputViews) -> None:
+    """:func:`_step_all`, writing each env's results into the output block (rows ``first ..``)."""
+    rows, rewards, terminated, truncated, columns, _ = out
+    for k, env in enumerate(envs):
+        i = first + k
+        obs, reward, term, trunc, info = env.step(actions[i])
+        rows[i][...] = obs
+        rewards[i] = reward
+        terminated[i] = term
+        truncated[i] = trunc
+        for key, column in columns:
+            column[i] = info[key]
+        if term or trunc:
+            env.reset()
+
+
+def _assemble(out: OutputViews) -> tuple[Any, ...]:
+    """The batch a Gymnasium ``step`` returns, built from the output block (``copy=False``)."""
+    _, rewards, terminated, truncated, columns, block = out
+    infos: dict[str, np.ndarray] = {}
+    for key, column in columns:
+        infos[key] = column.copy()
+        infos[f"_{key}"] = np.ones(len(column), dtype=np.bool_)
+    return block, rewards.copy(), terminated.copy(), truncated.copy(), infos
+
+
 def _posted(counters: np.ndarray, done: int) -> bool:
     """Spin until step ``done + 1`` is posted (``True``) or the phase is over (``False``)."""
     while counters[POSTED] == done:
@@ -100,17 +190,28 @@ def _posted(counters: np.ndarray, done: int) -> bool:
 
 
 def _helper(
-    workload: str, count: int, first: int, batches: list[Any], shared: Any, conn: Any
+    workload: str,
+    count: int,
+    first: int,
+    batches: list[Any],
+    shared: Any,
+    conn: Any,
+    outputs: tuple[OutputSpec, list[Any]] | None,
 ) -> None:
-    """The lockstep pair's second process: steps envs ``first ..`` on every posted step."""
+    """The lockstep pair's second process: steps envs ``first ..`` on every posted step (writing
+    their results into the output block when ``outputs`` is given)."""
     envs = _build(workload, count, first)
     counters = np.frombuffer(shared, dtype=np.int64)
+    out = None if outputs is None else _output_views(first + count, *outputs)
     conn.send("ready")
     while conn.recv() == "go":  # blocks between phases, so the other measurements run alone
         done = int(counters[FINISHED])
         while _posted(counters, done):
             done += 1
-            _step_all(envs, batches[done % len(batches)], first)
+            if out is None:
+                _step_all(envs, batches[done % len(batches)], first)
+            else:
+                _step_writing(envs, batches[done % len(batches)], first, out)
             counters[FINISHED] = done
         conn.send("idle")
     for env in envs:
@@ -125,18 +226,34 @@ class LockstepPair:
         num_envs: the envs of both processes together.
         local: the envs this process steps (the first ``local`` of each action batch).
         batches: pre-generated action batches of ``num_envs`` actions, cycled.
+        outputs: the output block's layout (:func:`_output_spec`): both processes write their
+            envs' results there and this process builds the step's batch from it after every
+            step; ``None``: nothing is written.
     """
 
-    def __init__(self, workload: str, num_envs: int, local: int, batches: list[Any]) -> None:
+    def __init__(
+        self,
+        workload: str,
+        num_envs: int,
+        local: int,
+        batches: list[Any],
+        outputs: OutputSpec | None = None,
+    ) -> None:
         context = multiprocessing.get_context("spawn")
         self.num_envs, self.batches = num_envs, batches
         self.envs = _build(workload, local, 0)
         self._shared = context.RawArray("q", 3)
         self._counters = np.frombuffer(self._shared, dtype=np.int64)
+        self._out: OutputViews | None = None
+        shared_outputs = None
+        if outputs is not None:
+            arrays = _output_arrays(context, num_envs, outputs)
+            self._out = _output_views(num_envs, outputs, arrays)
+            shared_outputs = (outputs, arrays)
         self._conn, child = context.Pipe()
         self._process = context.Process(
             target=_helper,
-            args=(workload, num_envs - local, local, batches, self._shared, child),
+            args=(workload, num_envs - local, local, batches, self._shared, child, shared_outputs),
             daemon=True,
         )
         self._process.start()
@@ -148,19 +265,24 @@ class LockstepPair:
             raise RuntimeError(f"the lockstep helper did not answer {message!r} in time")
 
     def _run(self, seconds: float) -> tuple[int, float]:
-        counters, batches, envs = self._counters, self.batches, self.envs
+        counters, batches, envs, out = self._counters, self.batches, self.envs, self._out
         steps = 0
         start = time.perf_counter()
         deadline = start + seconds
         while True:
             step = int(counters[POSTED]) + 1
             counters[POSTED] = step  # the helper starts its share now
-            _step_all(envs, batches[step % len(batches)], 0)
+            if out is None:
+                _step_all(envs, batches[step % len(batches)], 0)
+            else:
+                _step_writing(envs, batches[step % len(batches)], 0, out)
             spins = 0
             while counters[FINISHED] != step:
                 spins += 1
                 if spins % HELPER_CHECK_SPINS == 0 and not self._process.is_alive():
                     raise RuntimeError("the lockstep helper process died")
+            if out is not None:
+                _assemble(out)
             steps += 1
             now = time.perf_counter()
             if now >= deadline:
@@ -232,44 +354,59 @@ def main() -> None:
         parent_envs=local,
     )
     stepper, actions = vector_stepper(envs, BenchTarget(env_id=workload))
-    pair = LockstepPair(workload, args.num_envs, local, actions) if cores == 2 else None
+    pair = writing = None
+    if cores == 2:
+        pair = LockstepPair(workload, args.num_envs, local, actions)
+        spec = _output_spec(make)
+        if spec is not None:
+            writing = LockstepPair(workload, args.num_envs, local, actions, outputs=spec)
     shares: list[float] = []
     kept: list[float] = []
+    kept_out: list[float] = []
     try:
         print(f"{workload}, {args.num_envs} envs, {cores} usable cores")
         print(
             "| round | single env | one core, half the envs | lockstep pair (% of bound) "
-            "| AsyncVectorEnv, parent slice (% of bound) | vecgym / lockstep |"
+            "| lockstep pair writing the outputs (% of bound) "
+            "| AsyncVectorEnv, parent slice (% of bound) | vecgym / lockstep | vecgym / outputs |"
         )
-        print("|---:|---:|---:|---:|---:|---:|")
+        print("|---:|---:|---:|---:|---:|---:|---:|---:|")
         for r in range(args.rounds):
             rate = measure_single_env(single, single_actions, args.seconds).steps_per_s
             bound = rate * min(cores, args.num_envs)
             vector = measure_stepper(stepper, actions, args.seconds).steps_per_s
             shares.append(vector / bound)
-            cells = [f"{rate:,.0f}", "-", "-", f"{vector:,.0f} ({100 * shares[-1]:.1f}%)", "-"]
+            cells = [f"{rate:,.0f}", "-", "-", "-", f"{vector:,.0f} ({100 * shares[-1]:.1f}%)"]
+            cells += ["-", "-"]
             if pair is not None:
                 half = _one_core(pair.envs, actions, args.seconds)
                 ceiling = pair.measure(args.seconds)
                 kept.append(vector / ceiling)
                 cells[1] = f"{half:,.0f} ({100 * half / rate:.1f}% of single)"
                 cells[2] = f"{ceiling:,.0f} ({100 * ceiling / bound:.1f}%)"
-                cells[4] = f"{100 * kept[-1]:.1f}%"
+                cells[5] = f"{100 * kept[-1]:.1f}%"
+            if writing is not None:
+                ceiling = writing.measure(args.seconds)
+                kept_out.append(vector / ceiling)
+                cells[3] = f"{ceiling:,.0f} ({100 * ceiling / bound:.1f}%)"
+                cells[6] = f"{100 * kept_out[-1]:.1f}%"
             print(f"| {r} | " + " | ".join(cells) + " |", flush=True)
     finally:
-        if pair is not None:
-            pair.close()
+        for reference in (pair, writing):
+            if reference is not None:
+                reference.close()
         stepper.close()
         single.close()
     print(
         f"median {100 * statistics.median(shares):.1f}% of the bound "
         f"(range {100 * min(shares):.1f}-{100 * max(shares):.1f}%)"
     )
-    if kept:
-        print(
-            f"vecgym / lockstep pair: median {100 * statistics.median(kept):.1f}% "
-            f"(range {100 * min(kept):.1f}-{100 * max(kept):.1f}%)"
-        )
+    for name, ratios in (("lockstep pair", kept), ("pair writing the outputs", kept_out)):
+        if ratios:
+            print(
+                f"vecgym / {name}: median {100 * statistics.median(ratios):.1f}% "
+                f"(range {100 * min(ratios):.1f}-{100 * max(ratios):.1f}%)"
+            )
 
 
 if __name__ == "__main__":
