@@ -66,26 +66,18 @@ def test_every_step_counts_when_resets_ride_along_or_are_explicit(mode: str) -> 
     assert m.env_steps == N * m.calls
 
 
-def test_pool_counts_per_env() -> None:
-    envs = one_step_envs(AsyncVectorEnv, "NextStep", num_workers=N, batch_size=1)
+@pytest.mark.parametrize(("mode", "batch_size"), [("NextStep", 1), ("SameStep", 2)])
+def test_pool_counts_per_env(mode: str, batch_size: int) -> None:
+    envs = one_step_envs(AsyncVectorEnv, mode, num_workers=N, batch_size=batch_size)
     try:
         envs.action_space.seed(0)
         actions = [envs.action_space.sample() for _ in range(4)]
         m = measure_pool(envs, actions, 0.05)
-        # every env alternates real step / reset step, whatever the order batches come back in
-        assert abs(m.env_steps - m.calls / 2) <= N
-        envs.reset(seed=0)  # nothing left in flight
-    finally:
-        envs.close()
-
-
-def test_pool_counts_every_step_under_same_step() -> None:
-    envs = one_step_envs(AsyncVectorEnv, "SameStep", num_workers=N, batch_size=2)
-    try:
-        envs.action_space.seed(0)
-        actions = [envs.action_space.sample() for _ in range(4)]
-        m = measure_pool(envs, actions, 0.05)
-        assert m.env_steps == 2 * m.calls  # every env of every batch stepped (and reset)
+        if mode == "NextStep":
+            # every env alternates real step / reset step, whatever the order batches come in
+            assert abs(m.env_steps - m.calls / 2) <= N
+        else:  # every env of every batch stepped (and reset within the step)
+            assert m.env_steps == batch_size * m.calls
         envs.reset(seed=0)  # nothing left in flight
     finally:
         envs.close()
