@@ -582,7 +582,7 @@ class AsyncVectorEnv(SubEnvsVectorEnv[ObsType, ActType, np.ndarray], Generic[Obs
         """
         self._begin(None)
         scheduler = self._scheduler
-        if not scheduler.in_flight() and not scheduler.ready:
+        if not scheduler.ready and not scheduler.in_flight():
             raise error.NoAsyncCallError(NOTHING_IN_FLIGHT_MSG, "recv")
         scheduler.wait_batch(timeout)
         take = scheduler.take_batch()

@@ -421,8 +421,8 @@ class HeldInfos:
     def hold(self, generation: int, rows: list[int], schema_ids: np.ndarray) -> None:
         """Copy the slots of ``rows`` (written with ``generation``, schema ids ``schema_ids``
         indexed by env) into the parent's own arrays: one copy per key and schema."""
-        if not rows:
-            return
+        if not rows or not self.registry.layout.schemas:
+            return  # nothing can be in the slots before a schema is learned (envs with empty infos)
         envs: Any = contiguous_rows(rows)
         ids = schema_ids[envs]
         self.schema[envs] = ids
@@ -462,6 +462,8 @@ class HeldInfos:
         forgotten."""
         if not take:
             return {}
+        if not self.registry.layout.schemas:  # nothing held: no schema learned yet
+            return {} if not pickled else select_info(merge(pickled), np.asarray(take, np.intp))
         rows: Any = contiguous_rows(take)
         ids = self.schema[rows]
         first = int(ids[0])
