@@ -51,6 +51,9 @@ COUNT_ALL = "all"
 COUNT_SELF = "self"
 """Counting rule: ``step`` returns how many real env steps it took (batches of some of the envs,
 whose resets only the runtime can tell apart)."""
+POOL_MODES = ("NextStep", "SameStep")
+"""The autoreset modes send / recv collection runs under (``DISABLED`` would leave ended envs
+waiting for a reset)."""
 POOL_DISABLED_MSG = (
     "send / recv collection needs an autoreset mode (NextStep or SameStep), not {mode}: "
     "ended envs would wait for a reset"
@@ -255,7 +258,7 @@ def pool_stepper(envs: Any) -> Stepper:
         ValueError: the ``DISABLED`` autoreset mode.
     """
     mode = _autoreset_name(envs)
-    if mode not in ("NextStep", "SameStep"):
+    if mode not in POOL_MODES:
         raise ValueError(POOL_DISABLED_MSG.format(mode=mode))
     counts_pending = mode == "NextStep"
     pending = np.zeros(envs.num_envs, dtype=bool)

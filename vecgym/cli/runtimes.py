@@ -30,6 +30,7 @@ from vecgym.cli.measure import (
     COUNT_NEXT_STEP,
     COUNT_SELF,
     POOL_DISABLED_MSG,
+    POOL_MODES,
     Stepper,
     observation_shape,
     pool_stepper,
@@ -121,6 +122,16 @@ def _sample_batches(space: Any, seed: int) -> list[Any]:
     return [space.sample() for _ in range(ACTION_BATCHES)]
 
 
+def _sampled_or_close(envs: Any, space: Callable[[], Any], seed: int) -> list[Any]:
+    """Action batches sampled from ``space()``; ``envs`` is closed if that fails (its processes
+    would outlive the error otherwise)."""
+    try:
+        return _sample_batches(space(), seed)
+    except BaseException:
+        envs.close()
+        raise
+
+
 def vector_stepper(envs: Any, target: BenchTarget) -> tuple[Stepper, list[Any]]:
     """A Gymnasium-API vector env (vecgym's or Gymnasium's) as a stepper, with its actions.
 
@@ -138,11 +149,7 @@ def vector_stepper(envs: Any, target: BenchTarget) -> tuple[Stepper, list[Any]]:
     def reset_done(mask: np.ndarray) -> None:
         envs.reset(options={"reset_mask": mask})
 
-    try:
-        actions = _sample_batches(envs.action_space, target.seed)
-    except BaseException:
-        envs.close()
-        raise
+    actions = _sampled_or_close(envs, lambda: envs.action_space, target.seed)
     stepper = Stepper(
         num_envs=envs.num_envs,
         reset=lambda seed: envs.reset(seed=seed),
@@ -197,7 +204,7 @@ def _build_vecgym_pool(
     every env in flight, batches of half of them."""
     import vecgym
 
-    if target.autoreset_mode not in ("NextStep", "SameStep"):
+    if target.autoreset_mode not in POOL_MODES:
         raise Unavailable(POOL_DISABLED_MSG.format(mode=target.autoreset_mode))
     envs = vecgym.make_vec(
         target.env_id,
@@ -211,11 +218,7 @@ def _build_vecgym_pool(
         },
         **target.env_kwargs,
     )
-    try:
-        actions = _sample_batches(envs.action_space, target.seed)
-    except BaseException:
-        envs.close()
-        raise
+    actions = _sampled_or_close(envs, lambda: envs.action_space, target.seed)
     return pool_stepper(envs), actions
 
 
@@ -299,12 +302,11 @@ def _sb3(kind: str) -> Callable[[BenchTarget, int, int | None], tuple[Stepper, l
             envs = vec_env.SubprocVecEnv(fns, start_method=method)
         else:
             envs = vec_env.DummyVecEnv(fns)
-        try:
-            batched = gymnasium.vector.utils.batch_space(envs.action_space, num_envs)
-            actions = _sample_batches(batched, target.seed)
-        except BaseException:
-            envs.close()
-            raise
+        actions = _sampled_or_close(
+            envs,
+            lambda: gymnasium.vector.utils.batch_space(envs.action_space, num_envs),
+            target.seed,
+        )
 
         def reset(seed: int) -> None:
             envs.seed(seed)
@@ -355,13 +357,11 @@ def _puffer(backend: str) -> Callable[[BenchTarget, int, int | None], tuple[Step
             envs = vector.make(creator, backend=getattr(vector, backend), **options)
         except Exception as exc:  # an API difference between PufferLib versions
             raise Unavailable(PUFFER_FAILED_MSG.format(error=exc)) from exc
-        try:
-            single = envs.single_action_space
-            batched = gymnasium.vector.utils.batch_space(single, num_envs)
-            actions = _sample_batches(batched, target.seed)
-        except BaseException:
-            envs.close()
-            raise
+        actions = _sampled_or_close(
+            envs,
+            lambda: gymnasium.vector.utils.batch_space(envs.single_action_space, num_envs),
+            target.seed,
+        )
 
         def step(actions: Any) -> np.ndarray:
             _, _, terminals, truncations, _ = envs.step(actions)
@@ -412,12 +412,9 @@ def envpool_stepper(envs: Any, seed: int) -> tuple[Stepper, list[Any]]:
         warnings.filterwarnings("ignore", ENVPOOL_SPACE_WARNING, UserWarning)
         shape = observation_shape(envs.observation_space)  # one env's
         _ = envs.action_space
-    try:
-        batched = gymnasium.vector.utils.batch_space(envs.action_space, batch)
-        actions = _sample_batches(batched, seed)
-    except BaseException:
-        envs.close()
-        raise
+    actions = _sampled_or_close(
+        envs, lambda: gymnasium.vector.utils.batch_space(envs.action_space, batch), seed
+    )
     if batch == num_envs:
 
         def reset(seed: int) -> None:

@@ -462,8 +462,8 @@ class HeldInfos:
         forgotten."""
         if not take:
             return {}
-        if not self.registry.layout.schemas:  # nothing held: no schema learned yet
-            return {} if not pickled else select_info(merge(pickled), np.asarray(take, np.intp))
+        if not pickled and not self.registry.layout.schemas:  # no schema learned: none held
+            return {}
         rows: Any = contiguous_rows(take)
         ids = self.schema[rows]
         first = int(ids[0])
