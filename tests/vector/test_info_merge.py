@@ -295,13 +295,18 @@ def test_shared_memory_infos_match_gymnasium() -> None:
     _drive(ours, theirs, AutoresetMode.NEXT_STEP, _same_sign_actions(40, mixed=False))
 
 
-def test_shared_memory_infos_across_worker_restart() -> None:
+@pytest.mark.parametrize("mode", [AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP])
+def test_shared_memory_infos_across_worker_restart(mode: AutoresetMode) -> None:
     import os
     import signal
 
     from vecgym.vector import AsyncVectorEnv
 
-    kwargs: dict[str, Any] = {"num_workers": 2, "on_worker_failure": "restart"}
+    kwargs: dict[str, Any] = {
+        "num_workers": 2,
+        "on_worker_failure": "restart",
+        "autoreset_mode": mode,
+    }
     ours = AsyncVectorEnv(info_env_fns(NUM_ENVS, True), **kwargs)
     reference = _PickledInfosAsyncVectorEnv.make(info_env_fns(NUM_ENVS, True), **kwargs)
     assert ours._info_registry is not None
@@ -514,12 +519,26 @@ def test_recv_batches_equal_the_pickled_path(
         reference.close()
 
 
-@pytest.mark.parametrize(("num_workers", "parent_envs"), [(2, 0), (3, 0), (1, 3), (2, 2)])
-def test_random_send_recv_equal_the_pickled_path(num_workers: int, parent_envs: int) -> None:
+@pytest.mark.parametrize(
+    ("num_workers", "parent_envs", "mode"),
+    [
+        (2, 0, AutoresetMode.NEXT_STEP),
+        (3, 0, AutoresetMode.NEXT_STEP),
+        (1, 3, AutoresetMode.NEXT_STEP),
+        (2, 2, AutoresetMode.NEXT_STEP),
+        (2, 0, AutoresetMode.SAME_STEP),
+        (2, 2, AutoresetMode.SAME_STEP),
+    ],
+)
+def test_random_send_recv_equal_the_pickled_path(
+    num_workers: int, parent_envs: int, mode: AutoresetMode
+) -> None:
     """Random ``send`` patterns, batch by batch equal to the pickled path: subsets of the envs
     sent in one or two calls (the second often queued behind a worker still busy with the
     first), the last ``recv``'s ids sent back in each accepted form, envs whose infos are partly
-    pickled (a string key in every fourth env), and now and then a ``step`` of every env."""
+    pickled (a string key in every fourth env), and now and then a ``step`` of every env; in
+    both autoreset modes of ``send`` / ``recv`` (``SAME_STEP``: final parts held from shared
+    memory)."""
     from tests.support.info_envs import InfoEnv
     from vecgym.vector import AsyncVectorEnv
 
@@ -529,6 +548,7 @@ def test_random_send_recv_equal_the_pickled_path(num_workers: int, parent_envs: 
         "num_workers": num_workers,
         "parent_envs": parent_envs,
         "batch_size": num_envs,  # a recv returns every env in flight: the batches are the same
+        "autoreset_mode": mode,
     }
     ours = AsyncVectorEnv(fns, **kwargs)
     reference = _PickledInfosAsyncVectorEnv.make(fns, **kwargs)

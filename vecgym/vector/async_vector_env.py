@@ -339,7 +339,12 @@ class AsyncVectorEnv(SubEnvsVectorEnv[ObsType, ActType, np.ndarray], Generic[Obs
         check_shared_memory_space(self.single_observation_space, self.shared_memory)
         obs_tree = leaf_tree(self.single_observation_space) if self.shared_memory else None
         action_tree = leaf_tree(self.single_action_space)
-        layout = SharedLayout(self.num_envs, len(self._slices), obs_tree, action_tree).plan()
+        # Numeric infos in shared memory (_async.infos); a subclass overriding _add_info keeps
+        # the pickled path, so its override sees every info (SAME_STEP's final ones included).
+        infos_in_shm = type(self)._add_info is VectorEnv._add_info
+        finals = infos_in_shm and self.autoreset_mode is AutoresetMode.SAME_STEP  # (_async.finals)
+        layout = SharedLayout(self.num_envs, len(self._slices), obs_tree, action_tree, finals)
+        layout.plan()
         checked = (mode if isinstance(mode, str) else "different", self.single_observation_space)
         self._views = views = pool.attach(layout, (*checked, self.single_action_space))
         self._actions = ActionWriter(
@@ -356,11 +361,7 @@ class AsyncVectorEnv(SubEnvsVectorEnv[ObsType, ActType, np.ndarray], Generic[Obs
             else create_empty_array(self.single_observation_space, n=self.num_envs, fn=np.zeros)
         )
         views.step_mask[:] = True
-        # Numeric infos in shared memory (_async.infos); a subclass overriding _add_info keeps
-        # the pickled path, so its override sees every info.
-        self._info_registry = (
-            InfoRegistry(self.num_envs) if type(self)._add_info is VectorEnv._add_info else None
-        )
+        self._info_registry = InfoRegistry(self.num_envs) if infos_in_shm else None
         pool.info_registry = self._info_registry
         self._scheduler = Scheduler(pool, self._supervisor, self.batch_size, self._last_obs)
         if mode == "different":

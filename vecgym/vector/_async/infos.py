@@ -27,6 +27,8 @@ the parent env by env costs more than the step of a fast env, so they get shared
   some env's info came pickled, the values are rebuilt with their exact types and batched by
   :meth:`VectorEnv._merge_infos`, so the result is always what :meth:`VectorEnv._add_info`
   would give env by env, Gymnasium's layout.
+* ``SAME_STEP``'s ``final_obs`` / ``final_info`` have rows and slots of their own
+  (:mod:`vecgym.vector._async.finals`).
 """
 
 from __future__ import annotations
@@ -42,6 +44,15 @@ from typing import Any
 import numpy as np
 
 from vecgym.vector._async.batch import fold_replies, select_info
+from vecgym.vector._async.finals import (
+    FINAL_PREFIX,
+    ended_info,
+    final_parts,
+    final_signature,
+    final_states,
+    fold_finals,
+    with_finals,
+)
 from vecgym.vector._async.protocol import create_block, map_block
 from vecgym.vector.vector_env import same_key_columns
 
@@ -154,6 +165,7 @@ class InfoWriter:
         self._writers: dict[int, list[tuple[str, np.ndarray]]] = {}
         self._proposed: set[Signature] = set()
         self._by_types: dict[tuple[tuple[Any, ...], tuple[type, ...]], int] = {}
+        self._final_by_types: dict[tuple[tuple[Any, ...], tuple[type, ...]], int] = {}
         self._block: mmap.mmap | None = None
 
     def attach(self, layout: InfoLayout, fd: int) -> None:
@@ -161,32 +173,40 @@ class InfoWriter:
         block = map_block(fd, layout.size)
         views = layout.views(block)
         self._ids = {sig: i + 1 for i, sig in enumerate(layout.schemas)}
-        self._writers = {
-            i + 1: [(key, views[(key, tag)]) for key, tag in sig]
+        self._writers = {  # (the key in the info, its slot): final keys lose their prefix
+            i + 1: [(key.removeprefix(FINAL_PREFIX), views[(key, tag)]) for key, tag in sig]
             for i, sig in enumerate(layout.schemas)
         }
         self._block = block  # the old mapping goes with its views
         self.generation = layout.generation
         self._proposed = set()  # a proposal lost with a timed-out reply is made again
         self._by_types = {}
+        self._final_by_types = {}
 
-    def write(self, index: int, info: dict[str, Any], proposals: list[Signature]) -> int:
+    def write(
+        self, index: int, info: dict[str, Any], proposals: list[Signature], final: bool = False
+    ) -> int:
         """Write ``info`` of env ``index`` into the slots; its schema id, or 0 when it must be
-        pickled (its signature is then appended to ``proposals`` once)."""
+        pickled (its signature is then appended to ``proposals`` once). ``final``: ``info`` is
+        the final info of a ``SAME_STEP`` episode end, written into slots of its own (its
+        signature's keys prefixed with :data:`FINAL_PREFIX`)."""
         # Keys and value types, found at C speed, name the schema unless an array is among them
         # (its dtype and shape count too).
         shape_key = (tuple(info), tuple(map(type, info.values())))
-        schema = self._by_types.get(shape_key)
+        cache = self._final_by_types if final else self._by_types
+        schema = cache.get(shape_key)
         if schema is None:
-            if len(self._by_types) >= MAX_CACHED_SHAPES:  # infos whose keys keep changing
-                self._by_types.clear()
+            if len(cache) >= MAX_CACHED_SHAPES:  # infos whose keys keep changing
+                cache.clear()
             signature = info_signature(info)
             if signature is None:
-                self._by_types[shape_key] = 0
+                cache[shape_key] = 0
                 return 0
+            if final:
+                signature = final_signature(signature)
             schema = self._ids.get(signature, 0)
             if np.ndarray not in shape_key[1]:
-                self._by_types[shape_key] = schema
+                cache[shape_key] = schema
             if not schema and signature not in self._proposed:
                 self._proposed.add(signature)
                 proposals.append(signature)
@@ -417,6 +437,8 @@ class HeldInfos:
         """Each env's held schema id (0: nothing held in this form)."""
         self.generation = np.zeros(num_envs, dtype=np.int64)
         self._values: dict[int, dict[tuple[str, Tag], np.ndarray]] = {}
+        self.finals: dict[int, tuple[np.ndarray, dict[str, Any]]] = {}
+        """``SAME_STEP`` episode ends: env -> its final observation and final info."""
 
     def hold(self, generation: int, rows: list[int], schema_ids: np.ndarray) -> None:
         """Copy the slots of ``rows`` (written with ``generation``, schema ids ``schema_ids``
@@ -447,9 +469,48 @@ class HeldInfos:
                     store = held[(key, tag)] = np.zeros((self.registry.num_envs, *shape), dtype)
                 store[chosen] = slots[(key, tag)][chosen]
 
+    def hold_finals(self, generation: int, rows: list[int], views: Any) -> None:
+        """Copy out the final observations and final infos that ``SAME_STEP`` episode ends of
+        ``rows`` left in shared memory (``views.final_state``, slots of ``generation``)."""
+        if views.final_observations is None or not rows:
+            return
+        codes = views.final_state[contiguous_rows(rows)]
+        if not codes.any():
+            return
+        for i, code in zip(rows, codes.tolist(), strict=True):
+            if code:
+                self.finals[i] = final_parts(
+                    self.registry, views.final_observations, i, code, generation
+                )
+
     def forget(self, rows: Any) -> None:
         """Drop what is held for ``rows`` (sent again, replaced, or discarded)."""
         self.schema[rows] = 0
+        if self.finals:
+            if isinstance(rows, slice):
+                self.finals.clear()  # only ever slice(None)
+            else:
+                for i in np.asarray(rows, dtype=np.intp).tolist():
+                    self.finals.pop(i, None)
+
+    def _with_finals(
+        self, take: list[int], pickled: list[tuple[int, dict[str, Any]]]
+    ) -> list[tuple[int, dict[str, Any]]]:
+        """``pickled`` with the whole info of every env of ``take`` whose episode end is held
+        (its final parts around its regular info, pickled or held, which is then forgotten)."""
+        by_env = dict(pickled)
+        for i in take:
+            parts = self.finals.pop(i, None)
+            if parts is None:
+                continue
+            info = by_env.pop(i, None)
+            schema = int(self.schema[i])
+            if info is None and schema:
+                values = self._values[int(self.generation[i])]
+                info = self.registry.materialize(0, i, schema, values)
+                self.schema[i] = 0
+            by_env[i] = ended_info(*parts, info)
+        return sorted(by_env.items(), key=lambda entry: entry[0])
 
     def take(
         self, take: list[int], pickled: list[tuple[int, dict[str, Any]]], merge: MergeInfos
@@ -462,6 +523,8 @@ class HeldInfos:
         forgotten."""
         if not take:
             return {}
+        if self.finals:
+            pickled = self._with_finals(take, pickled)
         if not pickled and not self.registry.layout.schemas:  # no schema learned: none held
             return {}
         rows: Any = contiguous_rows(take)
@@ -545,7 +608,8 @@ def step_infos(
 ) -> tuple[dict[str, Any], bool]:
     """The batched infos of a ``step`` (or ``reset``) of every env (:meth:`InfoRegistry.assemble`),
     with the replies' observations folded into ``last_obs`` and their proposals learned
-    afterwards.
+    afterwards. ``SAME_STEP`` episode ends left in shared memory (``final_state``) add their
+    ``final_obs`` / ``final_info`` keys (:func:`with_finals`).
 
     Args:
         registry: the parent's registry.
@@ -560,13 +624,18 @@ def step_infos(
     Returns:
         ``(infos, changed)``: ``changed`` when some reply carried observations.
     """
-    if not replies and not registry.layout.schemas:
+    finals = final_states(pool.views, rows)
+    if finals is None and not replies and not registry.layout.schemas:
         return {}, False  # the usual step of envs with empty infos
     pickled, changed = fold_replies(replies, last_obs)
     proposals = [sig for _, reply in replies for sig in reply.info_schemas or ()]
-    if not registry.layout.schemas:  # nothing learned yet (e.g. empty infos): all came pickled
+    if not registry.layout.schemas and (finals is None or not (pickled or restarted)):
+        # nothing learned yet (e.g. empty infos): all came pickled, or (CartPole's SAME_STEP
+        # episode ends) the final observations alone are in shared memory
         if proposals:
             registry.learn(proposals)
+        if finals is not None:
+            return with_finals(registry, {}, None, finals, 0, pool.views, merge), changed
         return (merge(pickled) if pickled else {}), changed
     schema_ids = pool.views.info_schema.copy()
     if rows is not None:
@@ -576,15 +645,22 @@ def step_infos(
         # Only the workers whose rows hold schema ids this time count.
         generations = set()
         for k, (a, b) in enumerate(pool.slices):
-            if not schema_ids[a:b].any():
-                continue  # nothing in shared memory there (e.g. a worker a reset left alone)
-            if k in restarted:
-                schema_ids[a:b] = 0  # rows of a worker that died mid-step; its reset is pickled
-            else:
+            if k in restarted:  # rows of a worker that died mid-step; its reset is pickled
+                schema_ids[a:b] = 0
+                if finals is not None:
+                    finals[a:b] = 0
+            elif schema_ids[a:b].any() or (finals is not None and finals[a:b].any()):
                 generations.add(pool.info_sent[k])
+    if finals is not None and (pickled or len(generations) > 1):
+        # The rare mix: each ended env's whole info rebuilt as AutoresetEnv.end_episode builds
+        # it, among the pickled ones (its regular keys no longer counted from the slots).
+        pickled = fold_finals(registry, pool, schema_ids, finals, pickled)
+        finals = None
     if len(generations) <= 1:
         generation = generations.pop() if generations else 0
         infos = registry.assemble(schema_ids, generation, pickled, merge)
+        if finals is not None:
+            infos = with_finals(registry, infos, schema_ids, finals, generation, pool.views, merge)
     else:  # workers on different layouts (one was handed a new one late): rebuild each env
         rebuilt = [
             (i, registry.materialize(pool.info_sent[k], i, int(schema_ids[i])))

@@ -4,8 +4,9 @@ Two channels connect the parent with worker ``k``:
 
 * a **shared block** (one memory mapping, see :class:`SharedLayout`) holding the per-worker command
   word, done word and info-layout generation word, the per-env step mask, rewards, terminations,
-  truncations, info schema ids (:mod:`vecgym.vector._async.infos`) and, for
-  fixed-size spaces, every leaf of the batched observations and actions;
+  truncations, info schema ids and final states (:mod:`vecgym.vector._async.infos`) and, for
+  fixed-size spaces, every leaf of the batched observations and actions (and, in ``SAME_STEP``
+  mode with one observation array, a row per env for the observation an episode ended on);
 * a **pipe** carrying the (rare) pickled messages: :class:`Request` from parent to worker and
   :class:`Reply` from worker to parent.
 
@@ -36,6 +37,7 @@ from typing import Any
 import numpy as np
 
 __all__ = [
+    "FINAL_EMPTY",
     "Command",
     "Hello",
     "LocalEnd",
@@ -58,6 +60,9 @@ _SEQ_SHIFT = 8
 _COMMAND_MASK = (1 << _SEQ_SHIFT) - 1
 _DONE_SHIFT = 2
 HAS_REPLY = 1
+FINAL_EMPTY = -1
+"""``final_state`` of an env whose ``SAME_STEP`` episode end left its final observation in shared
+memory and whose final info was empty."""
 _ALIGN = 64  # one cache line: each array starts on its own line
 
 
@@ -315,6 +320,8 @@ class SharedLayout:
         num_workers: the number of workers.
         obs_tree: :func:`leaf_tree` of the observation space, or ``None`` (observations by pipe).
         action_tree: :func:`leaf_tree` of the action space, or ``None`` (actions by pipe).
+        final_obs: whether to give the ``SAME_STEP`` final observations a block of their own
+            (only where the observations are one array: ``obs_tree`` a leaf).
         offsets: name -> byte offset, filled by :meth:`plan`.
         size: total size in bytes.
     """
@@ -323,8 +330,14 @@ class SharedLayout:
     num_workers: int
     obs_tree: Any
     action_tree: Any
+    final_obs: bool = False
     offsets: dict[str, int] = field(default_factory=dict)
     size: int = 0
+
+    @property
+    def has_final_obs(self) -> bool:
+        """Whether the block holds a final-observation row per env."""
+        return self.final_obs and _is_leaf(self.obs_tree)
 
     def _arrays(self) -> list[tuple[str, tuple[int, ...], str]]:
         n, w = self.num_envs, self.num_workers
@@ -336,12 +349,16 @@ class SharedLayout:
             ("terminated", (n,), "|b1"),
             ("truncated", (n,), "|b1"),
             ("info_schema", (n,), "<i4"),
+            ("final_state", (n,), "<i4"),
             ("info_gen", (w,), "<i8"),
         ]
         for prefix, tree in (("obs", self.obs_tree), ("action", self.action_tree)):
             if tree is not None:
                 for i, (shape, dtype) in enumerate(_flat_leaves(tree)):
                     arrays.append((f"{prefix}{i}", (n, *shape), dtype))
+        if self.has_final_obs:
+            shape, dtype = self.obs_tree
+            arrays.append(("final_obs", (n, *shape), dtype))
         return arrays
 
     def plan(self) -> SharedLayout:
@@ -380,11 +397,13 @@ class SharedLayout:
             terminated=flat["terminated"],
             truncated=flat["truncated"],
             info_schema=flat["info_schema"],
+            final_state=flat["final_state"],
             info_gen=flat["info_gen"],
             obs_leaves=obs_leaves,
             observations=_build(self.obs_tree, iter(obs_leaves)),
             action_leaves=action_leaves,
             actions=_build(self.action_tree, iter(action_leaves)),
+            final_observations=flat.get("final_obs"),
         )
 
 
@@ -410,11 +429,16 @@ class SharedViews:
     terminated: np.ndarray
     truncated: np.ndarray
     info_schema: np.ndarray
+    final_state: np.ndarray
+    """Per env, what a ``SAME_STEP`` step that ended its episode left in shared memory
+    (:mod:`vecgym.vector._async.infos`): 0 nothing, :data:`FINAL_EMPTY` its final observation
+    with an empty final info, else also its final info's schema id."""
     info_gen: np.ndarray
     obs_leaves: list[np.ndarray]
     observations: Any
     action_leaves: list[np.ndarray]
     actions: Any
+    final_observations: np.ndarray | None = None
 
 
 def create_block(size: int) -> tuple[int, mmap.mmap]:

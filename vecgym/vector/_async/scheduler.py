@@ -245,6 +245,7 @@ class Scheduler:
             assert self.pool.views is not None
             assert self.held is not None
             self.held.hold(self.pool.info_sent[k], done_now, self.pool.views.info_schema)
+            self.held.hold_finals(self.pool.info_sent[k], done_now, self.pool.views)
             if reply is not None and reply.info_schemas:
                 registry.learn(reply.info_schemas)
         if done_now:

@@ -51,6 +51,7 @@ from vecgym.vector._async.batch import copy_rows
 from vecgym.vector._async.infos import InfoWriter, contiguous_rows
 from vecgym.vector._async.placement import apply_placement
 from vecgym.vector._async.protocol import (
+    FINAL_EMPTY,
     Command,
     Hello,
     LocalEnd,
@@ -157,6 +158,15 @@ class WorkerState:
         self.obs_rows: list[np.ndarray] | None = (
             [obs_block[i, ...] for i in range(config.start, config.start + len(envs))]
             if isinstance(obs_block, np.ndarray)
+            else None
+        )
+        # SAME_STEP: a row per env for the observation its episode ended on (see _end_same_step).
+        final_block = views.final_observations
+        self.final_rows: list[np.ndarray] | None = (
+            [final_block[i, ...] for i in range(config.start, config.start + len(envs))]
+            if final_block is not None
+            and self.obs_rows is not None
+            and config.autoreset_mode is AutoresetMode.SAME_STEP
             else None
         )
         self.layout = layout
@@ -294,9 +304,47 @@ def _step_actions(state: WorkerState) -> tuple[list[bool], list[Any]]:
         actions = [payload[start + k] if on else None for k, on in enumerate(stepped)]
     if all(stepped):
         views.info_schema[start:stop] = 0
+        views.final_state[start:stop] = 0
     else:
-        views.info_schema[start:stop][np.asarray(stepped)] = 0
+        rows = np.asarray(stepped)
+        views.info_schema[start:stop][rows] = 0
+        views.final_state[start:stop][rows] = 0
     return stepped, actions
+
+
+def _end_same_step(
+    state: WorkerState,
+    writer: InfoWriter,
+    auto: AutoresetEnv,
+    offset: int,
+    obs: Any,
+    info: dict[str, Any],
+    proposals: list[Any],
+) -> tuple[Any, dict[str, Any]]:
+    """``SAME_STEP``'s episode end (:meth:`AutoresetEnv.end_episode`) with the final observation
+    and final info left in shared memory for the parent (``final_state``, see
+    :mod:`vecgym.vector._async.infos`): the reset's observation and the info to send, the reset
+    info alone. Where they cannot go there (an observation of another type, dtype or shape than
+    the block's, a final info without a learned schema, a reset info with a ``final_obs`` or
+    ``final_info`` key of its own), the info to send is ``end_episode``'s whole dict, pickled."""
+    assert state.final_rows is not None
+    row = state.final_rows[offset]
+    if type(obs) is not np.ndarray or obs.dtype != row.dtype or obs.shape != row.shape:
+        ended = auto.end_episode(obs, 0.0, True, False, info)  # (only obs and info change)
+        return ended[0], ended[4]
+    row[...] = obs  # before the reset, which may write its observation into the same array
+    obs, reset_info = auto.env.reset()
+    index = state.start + offset
+    if "final_obs" in reset_info or "final_info" in reset_info:
+        code = 0  # those keys replace the final ones in the merged dict
+    elif info:
+        code = writer.write(index, info, proposals, final=True)
+    else:
+        code = FINAL_EMPTY
+    state.views.final_state[index] = code
+    if code:
+        return obs, reset_info
+    return obs, {"final_obs": row.copy(), "final_info": info, **reset_info}
 
 
 def _step(state: WorkerState, seq: int) -> Reply | None:
@@ -311,6 +359,7 @@ def _step(state: WorkerState, seq: int) -> Reply | None:
     observations: list[tuple[int, Any]] = []
     error: RemoteError | None = None
     obs_rows = state.obs_rows
+    final_rows = state.final_rows
     start = state.start
     for offset, auto in enumerate(state.autoenvs):
         if not stepped[offset]:
@@ -324,9 +373,14 @@ def _step(state: WorkerState, seq: int) -> Reply | None:
             else:
                 obs, reward, term, trunc, info = auto.env.step(actions[offset])
                 if term or trunc:
-                    obs, reward, term, trunc, info = auto.end_episode(
-                        obs, reward, term, trunc, info
-                    )
+                    if final_rows is not None:
+                        obs, info = _end_same_step(
+                            state, writer, auto, offset, obs, info, proposals
+                        )
+                    else:
+                        obs, reward, term, trunc, info = auto.end_episode(
+                            obs, reward, term, trunc, info
+                        )
             if obs_rows is not None:
                 obs_rows[offset][...] = obs
             else:
@@ -379,6 +433,7 @@ def _reset(state: WorkerState, seq: int) -> Reply | None:
             return Reply(seq, error=RemoteError.capture(exc, index))
         schema = writer.write(index, info, proposals) if info and shm_infos else 0
         schema_view[index] = schema
+        state.views.final_state[index] = 0
         if info and not schema:
             infos.append((index, info))
     if not infos and state.obs_in_shm:

@@ -1,0 +1,175 @@
+"""``SAME_STEP``'s final observations and final infos in shared memory.
+
+In ``SAME_STEP`` mode an env whose episode ends is reset within the step, and its info becomes
+``{"final_obs": obs, "final_info": info, **reset_info}``
+(:meth:`~vecgym.vector.autoreset.AutoresetEnv.end_episode`). Pickled through the pipe, that
+dict cost the parent more than a fast env's step wherever episodes are short (CartPole: one
+episode end every step or two at 16 envs). So, where the observations are one array:
+
+* the worker copies the final observation into the env's row of a ``final_obs`` block beside
+  the observations, writes the final info (when numeric) into slots of the info block under
+  keys of their own (:data:`FINAL_PREFIX`, learned like any signature: the first final info of
+  each signature travels pickled), and sets the env's ``final_state``: :data:`FINAL_EMPTY` for
+  an empty final info, else its schema id. Only the reset info travels as the env's info;
+* the parent adds the ``final_obs`` / ``final_info`` keys and masks where the fold of the envs'
+  whole infos would put them (:func:`with_finals`), or, when some info of the step came
+  pickled, rebuilds each ended env's whole info and merges them all
+  (:func:`fold_finals`); ``recv`` copies the parts out when the worker finishes
+  (:meth:`~vecgym.vector._async.infos.HeldInfos.hold_finals`).
+
+Where the parts cannot go into shared memory (an observation that is not an array of the
+block's dtype and shape, a final info that is not numeric, a reset info that has a
+``final_obs`` or ``final_info`` key of its own), the whole info is pickled as before
+(``final_state`` 0). Either way the batch is the one :class:`~vecgym.vector.SyncVectorEnv`
+returns: keys and their order, dtypes, masks and values.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from vecgym.vector._async.protocol import FINAL_EMPTY
+
+if TYPE_CHECKING:
+    from vecgym.vector._async.infos import InfoRegistry, MergeInfos, Signature
+
+__all__ = [
+    "FINAL_PREFIX",
+    "ended_info",
+    "final_parts",
+    "final_signature",
+    "final_states",
+    "fold_finals",
+    "strip_final",
+    "with_finals",
+]
+
+FINAL_PREFIX = "_final_info/"
+"""Prefixes the keys of a final info's signature (``SAME_STEP``): its values get slots apart from
+the reset info's keys of the same env. No key of an info's own signature starts with ``_``."""
+
+
+def final_signature(signature: Signature) -> Signature:
+    """``signature`` (of a ``SAME_STEP`` final info) with its keys in the final namespace."""
+    return tuple((FINAL_PREFIX + key, tag) for key, tag in signature)
+
+
+def strip_final(infos: dict[str, Any]) -> dict[str, Any]:
+    """Batched infos of final-namespace keys (and their masks) with the prefix removed."""
+    masked = "_" + FINAL_PREFIX
+    out: dict[str, Any] = {}
+    for key, value in infos.items():
+        if key.startswith(masked):
+            out["_" + key[len(masked) :]] = value
+        else:
+            out[key.removeprefix(FINAL_PREFIX)] = value
+    return out
+
+
+def final_states(views: Any, rows: np.ndarray | None) -> np.ndarray | None:
+    """A copy of ``final_state`` (the rows outside ``rows`` zeroed) when some env's episode end
+    left its final observation in shared memory this command; else ``None``."""
+    if views.final_observations is None:
+        return None  # not SAME_STEP (or observations that are not one array)
+    state = views.final_state
+    if not state.any():
+        return None
+    finals: np.ndarray = state.copy()
+    if rows is None:
+        return finals
+    finals[~rows] = 0
+    return finals if finals.any() else None
+
+
+def final_parts(
+    registry: InfoRegistry,
+    final_observations: np.ndarray,
+    index: int,
+    code: int,
+    generation: int,
+) -> tuple[np.ndarray, dict[str, Any]]:
+    """The final observation (a copy of its row) and the final info of env ``index``, whose
+    ``final_state`` is ``code``, its final info read from the slots of ``generation``."""
+    final_obs = final_observations[index].copy()
+    if code == FINAL_EMPTY:
+        return final_obs, {}
+    return final_obs, strip_final(registry.materialize(generation, index, code))
+
+
+def ended_info(
+    final_obs: np.ndarray, final_info: dict[str, Any], info: dict[str, Any] | None
+) -> dict[str, Any]:
+    """The info of an env whose ``SAME_STEP`` episode ended, as
+    :meth:`~vecgym.vector.autoreset.AutoresetEnv.end_episode` builds it around the reset info
+    ``info`` (whose keys never include ``final_obs`` / ``final_info`` here: see the worker)."""
+    return {"final_obs": final_obs, "final_info": final_info, **(info or {})}
+
+
+def fold_finals(
+    registry: InfoRegistry,
+    pool: Any,
+    schema_ids: np.ndarray,
+    finals: np.ndarray,
+    pickled: list[tuple[int, dict[str, Any]]],
+) -> list[tuple[int, dict[str, Any]]]:
+    """``pickled`` with the whole info of every env that ``finals`` marks (its final parts and
+    its regular info, from ``pickled`` or from the slots, whose schema id is then cleared)."""
+    by_env = dict(pickled)
+    block = pool.views.final_observations
+    for k, (a, b) in enumerate(pool.slices):
+        generation = pool.info_sent[k]
+        for i in (np.flatnonzero(finals[a:b]) + a).tolist():
+            info = by_env.pop(i, None)
+            if info is None and schema_ids[i]:
+                info = registry.materialize(generation, i, int(schema_ids[i]))
+                schema_ids[i] = 0
+            parts = final_parts(registry, block, i, int(finals[i]), generation)
+            by_env[i] = ended_info(*parts, info)
+    return sorted(by_env.items(), key=lambda entry: entry[0])
+
+
+def with_finals(
+    registry: InfoRegistry,
+    infos: dict[str, Any],
+    schema_ids: np.ndarray | None,
+    finals: np.ndarray,
+    generation: int,
+    views: Any,
+    merge: MergeInfos,
+) -> dict[str, Any]:
+    """``infos`` (assembled from the slots alone, schema ids ``schema_ids``) with the
+    ``final_obs`` / ``final_info`` keys and masks of the envs ``finals`` marks, placed where
+    :meth:`VectorEnv._add_info` folding each env's ``end_episode`` info would put them: after
+    the keys of the envs before the first ended one (those keys, each followed by its mask,
+    come first in ``infos``)."""
+    mask = finals != 0
+    ended = np.flatnonzero(mask).tolist()
+    final_obs = np.full(registry.num_envs, None, dtype=object)
+    block = views.final_observations
+    for i in ended:
+        final_obs[i] = block[i].copy()
+    final_info: dict[str, Any] = {}
+    if any(finals[i] > 0 for i in ended):  # a final info in the slots (CartPole: none)
+        with_info = np.where(finals > 0, finals, 0)
+        final_info = strip_final(registry.assemble(with_info, generation, [], merge))
+    finals_part = {
+        "final_obs": final_obs,
+        "_final_obs": mask,
+        "final_info": final_info,
+        "_final_info": mask.copy(),
+    }
+    first = ended[0]
+    if not infos:
+        return finals_part
+    if not first:
+        return {**finals_part, **infos}
+    assert schema_ids is not None, "infos from the slots come with their schema ids"
+    earlier: set[str] = set()
+    for schema in set(schema_ids[:first].tolist()):
+        if schema:
+            earlier.update(key for key, _ in registry.layout.schemas[schema - 1])
+    items = list(infos.items())
+    place = 2 * len(earlier)  # each key is followed by its mask
+    return {**dict(items[:place]), **finals_part, **dict(items[place:])}
