@@ -34,12 +34,12 @@ class _EndingEnv(vecgym.Env[Any, Any]):
     * ``"text"``: a string in the step info (a final info without a signature).
     """
 
-    def __init__(self, index: int, kind: str) -> None:
-        self.observation_space = Box(-10.0, 10.0, (2,), np.float32)
+    def __init__(self, index: int, kind: str, shape: tuple[int, ...] = (2,)) -> None:
+        self.observation_space = Box(-10.0, 10.0, shape, np.float32)
         self.action_space = Discrete(2)
         self.index, self.kind = index, kind
         self.t = self.episode = 0
-        self._obs = np.zeros(2, np.float32)
+        self._obs = np.zeros(shape, np.float32)
 
     def _observation(self) -> Any:
         value = self._obs.astype(np.float64) if self.kind == "wrong_dtype" else self._obs
@@ -49,10 +49,10 @@ class _EndingEnv(vecgym.Env[Any, Any]):
         super().reset(seed=seed)
         self.t = 0
         self.episode += 1
-        self._obs[:] = self.np_random.normal(size=2)
+        self._obs[...] = self.np_random.normal(size=self._obs.shape)
         info: dict[str, Any] = {}
         if self.kind == "numeric":
-            info = {"start": float(self._obs[0])}
+            info = {"start": float(self._obs.flat[0])}
         elif self.kind == "reset_final_key":
             info = {"final_info": {"kept": 1}, "start": 1}
         return self._observation(), info
@@ -62,7 +62,7 @@ class _EndingEnv(vecgym.Env[Any, Any]):
         self._obs += np.float32(0.5 * (int(action) - 0.5))
         info: dict[str, Any] = {}
         if self.kind in ("numeric", "wrong_dtype", "reset_final_key", "text"):
-            info = {"x": float(self._obs[0]), "t": self.t, "v": self._obs.copy()}
+            info = {"x": float(self._obs.flat[0]), "t": self.t, "v": self._obs.copy()}
             if self.episode % 2 == 0:
                 info["late"] = np.int16(self.episode)
             if self.kind == "text":
@@ -71,8 +71,8 @@ class _EndingEnv(vecgym.Env[Any, Any]):
         return self._observation(), float(self.t), ended and self.index % 2 == 0, ended, info
 
 
-def _fns(kinds: list[str]) -> list[Any]:
-    return [lambda i=i, kind=kind: _EndingEnv(i, kind) for i, kind in enumerate(kinds)]
+def _fns(kinds: list[str], shape: tuple[int, ...] = (2,)) -> list[Any]:
+    return [lambda i=i, kind=kind: _EndingEnv(i, kind, shape) for i, kind in enumerate(kinds)]
 
 
 def _step_both(
@@ -218,6 +218,70 @@ def test_send_recv_finals_equal_the_pickled_path(num_workers: int, parent_envs: 
         assert finals >= 10
         actions = np.zeros(len(kinds), dtype=np.int64)
         assert_same_batch(ours.step(actions), reference.step(actions), "step after recv")
+    finally:
+        ours.close()
+        reference.close()
+
+
+@pytest.mark.parametrize("shape", [(), (2, 3)])
+def test_final_observations_keep_their_shape(shape: tuple[int, ...]) -> None:
+    """A 0-d observation's final copy is a 0-d array, as the env returned it (not a numpy
+    scalar), and a 2-d one keeps its shape."""
+    kinds = ["numeric", "empty", "numeric"]
+    ours = AsyncVectorEnv(_fns(kinds, shape), autoreset_mode=SAME_STEP, num_workers=2)
+    reference = SyncVectorEnv(_fns(kinds, shape), autoreset_mode=SAME_STEP)
+    try:
+        seen = _step_both(ours, reference, 12)
+        assert any((states != 0).any() for _, states in seen)
+        ours.reset(seed=0)
+        checked = 0
+        for _ in range(6):
+            infos = ours.step(np.zeros(3, dtype=np.int64))[4]
+            if "final_obs" in infos:
+                for obs in infos["final_obs"][infos["_final_obs"]]:
+                    assert type(obs) is np.ndarray
+                    assert obs.shape == shape
+                    checked += 1
+        assert checked
+    finally:
+        ours.close()
+        reference.close()
+
+
+def test_finals_across_a_worker_restart() -> None:
+    """A worker killed between steps is replaced during the next one: its envs report the
+    restart (their final states from the dead worker are ignored), the other worker's episode
+    ends still come from shared memory, and the batches equal the pickled path's."""
+    import os
+    import signal
+
+    class Pickled(AsyncVectorEnv):  # type: ignore[type-arg]
+        def _add_info(self, vector_infos: Any, env_info: Any, env_num: int) -> Any:
+            return super()._add_info(vector_infos, env_info, env_num)
+
+    kinds = ["empty"] * 4
+    kwargs: dict[str, Any] = {
+        "autoreset_mode": SAME_STEP,
+        "num_workers": 2,
+        "on_worker_failure": "restart",
+    }
+    ours = AsyncVectorEnv(_fns(kinds), **kwargs)
+    reference = Pickled(_fns(kinds), **kwargs)
+    reference.restart_entropy = ours.restart_entropy
+    rng = np.random.default_rng(2)
+    try:
+        assert_same_batch(ours.reset(seed=1), reference.reset(seed=1))
+        restarts = 0
+        for t in range(30):
+            if t in (4, 11, 20):
+                for envs in (ours, reference):
+                    os.kill(envs.processes[1].pid, signal.SIGKILL)
+                    envs.processes[1].join(5)
+            actions = rng.integers(0, 2, len(kinds))
+            result = ours.step(actions)
+            assert_same_batch(result, reference.step(actions), f"step {t}")
+            restarts += int("worker_restarted" in result[4])
+        assert restarts == 3
     finally:
         ours.close()
         reference.close()

@@ -92,7 +92,7 @@ def final_parts(
 ) -> tuple[np.ndarray, dict[str, Any]]:
     """The final observation (a copy of its row) and the final info of env ``index``, whose
     ``final_state`` is ``code``, its final info read from the slots of ``generation``."""
-    final_obs = final_observations[index].copy()
+    final_obs = final_observations[index, ...].copy()  # an array also for 0-d observations
     if code == FINAL_EMPTY:
         return final_obs, {}
     return final_obs, strip_final(registry.materialize(generation, index, code))
@@ -146,10 +146,12 @@ def with_finals(
     come first in ``infos``)."""
     mask = finals != 0
     ended = np.flatnonzero(mask).tolist()
+    if not ended:
+        return infos
     final_obs = np.full(registry.num_envs, None, dtype=object)
     block = views.final_observations
     for i in ended:
-        final_obs[i] = block[i].copy()
+        final_obs[i] = block[i, ...].copy()  # an array also for 0-d observations
     final_info: dict[str, Any] = {}
     if any(finals[i] > 0 for i in ended):  # a final info in the slots (CartPole: none)
         with_info = np.where(finals > 0, finals, 0)

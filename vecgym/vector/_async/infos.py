@@ -651,6 +651,8 @@ def step_infos(
                     finals[a:b] = 0
             elif schema_ids[a:b].any() or (finals is not None and finals[a:b].any()):
                 generations.add(pool.info_sent[k])
+        if finals is not None and not finals.any():
+            finals = None  # the episode ends were all in the restarted workers' rows
     if finals is not None and (pickled or len(generations) > 1):
         # The rare mix: each ended env's whole info rebuilt as AutoresetEnv.end_episode builds
         # it, among the pickled ones (its regular keys no longer counted from the slots).

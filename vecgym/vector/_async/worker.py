@@ -323,7 +323,7 @@ def _end_same_step(
 ) -> tuple[Any, dict[str, Any]]:
     """``SAME_STEP``'s episode end (:meth:`AutoresetEnv.end_episode`) with the final observation
     and final info left in shared memory for the parent (``final_state``, see
-    :mod:`vecgym.vector._async.infos`): the reset's observation and the info to send, the reset
+    :mod:`vecgym.vector._async.finals`): the reset's observation and the info to send, the reset
     info alone. Where they cannot go there (an observation of another type, dtype or shape than
     the block's, a final info without a learned schema, a reset info with a ``final_obs`` or
     ``final_info`` key of its own), the info to send is ``end_episode``'s whole dict, pickled."""
