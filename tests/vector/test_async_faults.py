@@ -591,6 +591,47 @@ def test_keyboard_interrupt_in_process() -> None:
     assert not [c for c in me.children() if c.status() == psutil.STATUS_ZOMBIE]
 
 
+def test_a_ctrl_c_during_a_worker_start_is_held_until_the_start_returns() -> None:
+    """A SIGINT that arrives while a worker process starts (when a ``fork`` runs its callbacks
+    in the parent, which would drop a KeyboardInterrupt) is raised once the start returns."""
+    from vecgym.vector._async.placement import sigint_held
+
+    reached: list[str] = []
+
+    def start() -> None:
+        with sigint_held():
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.05)  # a KeyboardInterrupt here would skip the next line
+            reached.append("end of the start")
+
+    handler = signal.getsignal(signal.SIGINT)
+    with pytest.raises(KeyboardInterrupt):
+        start()
+    assert reached == ["end of the start"]
+    assert signal.getsignal(signal.SIGINT) is handler
+
+
+def _sigint_bits(pid: int) -> tuple[bool, bool]:
+    """Whether SIGINT is blocked and whether it is ignored in process ``pid`` (Linux)."""
+    with open(f"/proc/{pid}/status") as status:
+        fields = dict(line.split(":", 1) for line in status if ":" in line)
+    bit = 1 << (signal.SIGINT - 1)
+    return bool(int(fields["SigBlk"], 16) & bit), bool(int(fields["SigIgn"], 16) & bit)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+@pytest.mark.parametrize("context", ["fork", "spawn"])
+def test_workers_ignore_sigint_without_blocking_it(context: str) -> None:
+    """Workers ignore SIGINT (the parent decides what a Ctrl-C does) without blocking it, also
+    when started inside :func:`sigint_held`."""
+    envs = AsyncVectorEnv([ProbeEnv] * 2, num_workers=2, context=context)
+    try:
+        for process in envs.processes:
+            assert _sigint_bits(process.pid) == (False, True)
+    finally:
+        envs.close()
+
+
 # --- 8. placement ---------------------------------------------------------------------------------
 @pytest.mark.parametrize("context", ["fork", "spawn"])
 def test_pinned_workers_and_single_threaded_blas(context: str) -> None:

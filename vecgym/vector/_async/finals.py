@@ -4,10 +4,11 @@ In ``SAME_STEP`` mode an env whose episode ends is reset within the step, and it
 ``{"final_obs": obs, "final_info": info, **reset_info}``
 (:meth:`~vecgym.vector.autoreset.AutoresetEnv.end_episode`). Pickled through the pipe, that
 dict cost the parent more than a fast env's step wherever episodes are short (CartPole: one
-episode end every step or two at 16 envs). So, where the observations are one array:
+episode end every step or two at 16 envs). So, where the observations live in shared memory:
 
-* the worker copies the final observation into the env's row of a ``final_obs`` block beside
-  the observations, writes the final info (when numeric) into slots of the info block under
+* the worker copies the final observation into the env's rows of leaves of their own, shaped
+  like the observations' (:func:`fits_rows`: arrays of the leaves' dtypes and shapes, in plain
+  dicts and tuples), writes the final info (when numeric) into slots of the info block under
   keys of their own (:data:`FINAL_PREFIX`, learned like any signature: the first final info of
   each signature travels pickled), and sets the env's ``final_state``: :data:`FINAL_EMPTY` for
   an empty final info, else its schema id. Only the reset info travels as the env's info;
@@ -17,8 +18,8 @@ episode end every step or two at 16 envs). So, where the observations are one ar
   (:func:`fold_finals`); ``recv`` copies the parts out when the worker finishes
   (:meth:`~vecgym.vector._async.infos.HeldInfos.hold_finals`).
 
-Where the parts cannot go into shared memory (an observation that is not an array of the
-block's dtype and shape, a final info that is not numeric, a reset info that has a
+Where the parts cannot go into shared memory (an observation that does not fit the leaves, a
+final info that is not numeric, a reset info that has a
 ``final_obs`` or ``final_info`` key of its own), the whole info is pickled as before
 (``final_state`` 0). Either way the batch is the one :class:`~vecgym.vector.SyncVectorEnv`
 returns: keys and their order, dtypes, masks and values.
@@ -41,7 +42,9 @@ __all__ = [
     "final_parts",
     "final_signature",
     "final_states",
+    "fits_rows",
     "fold_finals",
+    "row_copy",
     "strip_final",
     "with_finals",
 ]
@@ -83,23 +86,52 @@ def final_states(views: Any, rows: np.ndarray | None) -> np.ndarray | None:
     return finals if finals.any() else None
 
 
+def fits_rows(obs: Any, block: Any) -> bool:
+    """Whether ``obs`` has exactly the structure of one row of ``block`` (a tree of arrays):
+    arrays of the leaves' dtypes and shapes, in plain dicts with the same keys in the same order
+    and in plain tuples, so that :func:`row_copy` gives back an equal value of the same types."""
+    if isinstance(block, np.ndarray):
+        return type(obs) is np.ndarray and obs.dtype == block.dtype and obs.shape == block.shape[1:]
+    if isinstance(block, dict):
+        return (
+            type(obs) is dict
+            and list(obs) == list(block)
+            and all(fits_rows(obs[key], sub) for key, sub in block.items())
+        )
+    return (
+        type(obs) is tuple
+        and len(obs) == len(block)
+        and all(fits_rows(part, sub) for part, sub in zip(obs, block, strict=True))
+    )
+
+
+def row_copy(block: Any, index: int) -> Any:
+    """Row ``index`` of a tree of arrays, copied: arrays (0-d ones too, never numpy scalars) in
+    dicts and tuples."""
+    if isinstance(block, np.ndarray):
+        return block[index, ...].copy()
+    if isinstance(block, dict):
+        return {key: row_copy(sub, index) for key, sub in block.items()}
+    return tuple(row_copy(sub, index) for sub in block)
+
+
 def final_parts(
     registry: InfoRegistry,
-    final_observations: np.ndarray,
+    final_observations: Any,
     index: int,
     code: int,
     generation: int,
-) -> tuple[np.ndarray, dict[str, Any]]:
-    """The final observation (a copy of its row) and the final info of env ``index``, whose
+) -> tuple[Any, dict[str, Any]]:
+    """The final observation (a copy of its rows) and the final info of env ``index``, whose
     ``final_state`` is ``code``, its final info read from the slots of ``generation``."""
-    final_obs = final_observations[index, ...].copy()  # an array also for 0-d observations
+    final_obs = row_copy(final_observations, index)
     if code == FINAL_EMPTY:
         return final_obs, {}
     return final_obs, strip_final(registry.materialize(generation, index, code))
 
 
 def ended_info(
-    final_obs: np.ndarray, final_info: dict[str, Any], info: dict[str, Any] | None
+    final_obs: Any, final_info: dict[str, Any], info: dict[str, Any] | None
 ) -> dict[str, Any]:
     """The info of an env whose ``SAME_STEP`` episode ended, as
     :meth:`~vecgym.vector.autoreset.AutoresetEnv.end_episode` builds it around the reset info
@@ -151,7 +183,7 @@ def with_finals(
     final_obs = np.full(registry.num_envs, None, dtype=object)
     block = views.final_observations
     for i in ended:
-        final_obs[i] = block[i, ...].copy()  # an array also for 0-d observations
+        final_obs[i] = row_copy(block, i)
     final_info: dict[str, Any] = {}
     if any(finals[i] > 0 for i in ended):  # a final info in the slots (CartPole: none)
         with_info = np.where(finals > 0, finals, 0)

@@ -437,7 +437,7 @@ class HeldInfos:
         """Each env's held schema id (0: nothing held in this form)."""
         self.generation = np.zeros(num_envs, dtype=np.int64)
         self._values: dict[int, dict[tuple[str, Tag], np.ndarray]] = {}
-        self.finals: dict[int, tuple[np.ndarray, dict[str, Any]]] = {}
+        self.finals: dict[int, tuple[Any, dict[str, Any]]] = {}
         """``SAME_STEP`` episode ends: env -> its final observation and final info."""
 
     def hold(self, generation: int, rows: list[int], schema_ids: np.ndarray) -> None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import multiprocessing
 import os
+import signal
 import sys
 import threading
 from collections.abc import Iterator
@@ -28,6 +29,7 @@ __all__ = [
     "apply_placement",
     "default_start_method",
     "limit_loaded_thread_pools",
+    "sigint_held",
     "split_slices",
     "thread_env_for_start",
     "usable_cores",
@@ -116,6 +118,36 @@ def thread_env_for_start(context: str, threads: int | None) -> Iterator[None]:
                 os.environ.pop(name, None)
             else:
                 os.environ[name] = value
+
+
+@contextlib.contextmanager
+def sigint_held() -> Iterator[None]:
+    """Hold SIGINT (a Ctrl-C) back while a worker process starts; it is handled when the block
+    ends.
+
+    A ``fork`` runs Python callbacks in the parent afterwards (``os.register_at_fork``: logging
+    releases its lock there). A ``KeyboardInterrupt`` raised inside one is printed as "Exception
+    ignored" and dropped, so a Ctrl-C pressed at that moment would be lost and the program would
+    run on. Here the SIGINT handler is swapped for one that only remembers the signal, and the
+    previous handler is called once the start returns (where the default one raises
+    ``KeyboardInterrupt`` and the caller can clean up). Only in the main thread, where Python
+    runs its signal handlers, and only when the handler is a Python function.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.getsignal(signal.SIGINT)
+    if not callable(previous):  # ignored, or the C default: nothing is raised in Python
+        yield
+        return
+    frames: list[Any] = []
+    signal.signal(signal.SIGINT, lambda signum, frame: frames.append(frame))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        if frames:
+            previous(signal.SIGINT, frames[-1])
 
 
 # --- worker side ---------------------------------------------------------------------------------

@@ -51,7 +51,12 @@ from vecgym.vector._async.exits import death_error, rebuild_remote_error
 from vecgym.vector._async.infos import InfoRegistry
 from vecgym.vector._async.local import ParentSlice
 from vecgym.vector._async.options import AsyncOptions
-from vecgym.vector._async.placement import split_slices, thread_env_for_start, worker_cores
+from vecgym.vector._async.placement import (
+    sigint_held,
+    split_slices,
+    thread_env_for_start,
+    worker_cores,
+)
 from vecgym.vector._async.protocol import (
     Command,
     Hello,
@@ -255,7 +260,7 @@ class WorkerPool:
         )
         self.pipes[k] = parent_conn
         self.processes[k] = process
-        with clear_mpi_env_vars(), thread_env_for_start(self.context, spec.threads):
+        with clear_mpi_env_vars(), thread_env_for_start(self.context, spec.threads), sigint_held():
             process.start()
         child_conn.close()
         self._health[k] = None

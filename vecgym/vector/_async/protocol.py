@@ -6,7 +6,7 @@ Two channels connect the parent with worker ``k``:
   word, done word and info-layout generation word, the per-env step mask, rewards, terminations,
   truncations, info schema ids and final states (:mod:`vecgym.vector._async.infos`) and, for
   fixed-size spaces, every leaf of the batched observations and actions (and, in ``SAME_STEP``
-  mode with one observation array, a row per env for the observation an episode ended on);
+  mode, a second set of observation leaves for the observation each env's episode ended on);
 * a **pipe** carrying the (rare) pickled messages: :class:`Request` from parent to worker and
   :class:`Reply` from worker to parent.
 
@@ -320,8 +320,8 @@ class SharedLayout:
         num_workers: the number of workers.
         obs_tree: :func:`leaf_tree` of the observation space, or ``None`` (observations by pipe).
         action_tree: :func:`leaf_tree` of the action space, or ``None`` (actions by pipe).
-        final_obs: whether to give the ``SAME_STEP`` final observations a block of their own
-            (only where the observations are one array: ``obs_tree`` a leaf).
+        final_obs: whether to give the ``SAME_STEP`` final observations leaves of their own,
+            shaped like the observations' (only where those are in shared memory).
         offsets: name -> byte offset, filled by :meth:`plan`.
         size: total size in bytes.
     """
@@ -337,7 +337,7 @@ class SharedLayout:
     @property
     def has_final_obs(self) -> bool:
         """Whether the block holds a final-observation row per env."""
-        return self.final_obs and _is_leaf(self.obs_tree)
+        return self.final_obs and self.obs_tree is not None
 
     def _arrays(self) -> list[tuple[str, tuple[int, ...], str]]:
         n, w = self.num_envs, self.num_workers
@@ -352,13 +352,12 @@ class SharedLayout:
             ("final_state", (n,), "<i4"),
             ("info_gen", (w,), "<i8"),
         ]
-        for prefix, tree in (("obs", self.obs_tree), ("action", self.action_tree)):
+        final_tree = self.obs_tree if self.has_final_obs else None
+        trees = (("obs", self.obs_tree), ("action", self.action_tree), ("final", final_tree))
+        for prefix, tree in trees:
             if tree is not None:
                 for i, (shape, dtype) in enumerate(_flat_leaves(tree)):
                     arrays.append((f"{prefix}{i}", (n, *shape), dtype))
-        if self.has_final_obs:
-            shape, dtype = self.obs_tree
-            arrays.append(("final_obs", (n, *shape), dtype))
         return arrays
 
     def plan(self) -> SharedLayout:
@@ -389,6 +388,9 @@ class SharedLayout:
             if self.action_tree is not None
             else []
         )
+        final_leaves = (
+            [flat[f"final{i}"] for i in range(len(obs_leaves))] if self.has_final_obs else []
+        )
         return SharedViews(
             command=flat["command"],
             done=flat["done"],
@@ -403,7 +405,9 @@ class SharedLayout:
             observations=_build(self.obs_tree, iter(obs_leaves)),
             action_leaves=action_leaves,
             actions=_build(self.action_tree, iter(action_leaves)),
-            final_observations=flat.get("final_obs"),
+            final_observations=_build(self.obs_tree, iter(final_leaves))
+            if self.has_final_obs
+            else None,
         )
 
 
@@ -438,7 +442,9 @@ class SharedViews:
     observations: Any
     action_leaves: list[np.ndarray]
     actions: Any
-    final_observations: np.ndarray | None = None
+    final_observations: Any = None
+    """``SAME_STEP``: the observation each env's episode ended on, shaped like
+    :attr:`observations` (``None`` in the other modes)."""
 
 
 def create_block(size: int) -> tuple[int, mmap.mmap]:

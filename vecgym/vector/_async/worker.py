@@ -48,6 +48,7 @@ import numpy as np
 
 from vecgym.core.interop import as_vecgym_env, stepping_target
 from vecgym.vector._async.batch import copy_rows
+from vecgym.vector._async.finals import fits_rows, row_copy
 from vecgym.vector._async.infos import InfoWriter, contiguous_rows
 from vecgym.vector._async.placement import apply_placement
 from vecgym.vector._async.protocol import (
@@ -160,14 +161,9 @@ class WorkerState:
             if isinstance(obs_block, np.ndarray)
             else None
         )
-        # SAME_STEP: a row per env for the observation its episode ended on (see _end_same_step).
-        final_block = views.final_observations
-        self.final_rows: list[np.ndarray] | None = (
-            [final_block[i, ...] for i in range(config.start, config.start + len(envs))]
-            if final_block is not None
-            and self.obs_rows is not None
-            and config.autoreset_mode is AutoresetMode.SAME_STEP
-            else None
+        # SAME_STEP: rows for the observation each env's episode ended on (see _end_same_step).
+        self.final_block: Any = (
+            views.final_observations if config.autoreset_mode is AutoresetMode.SAME_STEP else None
         )
         self.layout = layout
         self.start = config.start
@@ -325,16 +321,15 @@ def _end_same_step(
     and final info left in shared memory for the parent (``final_state``, see
     :mod:`vecgym.vector._async.finals`): the reset's observation and the info to send, the reset
     info alone. Where they cannot go there (an observation of another type, dtype or shape than
-    the block's, a final info without a learned schema, a reset info with a ``final_obs`` or
+    the block's leaves, a final info without a learned schema, a reset info with a ``final_obs`` or
     ``final_info`` key of its own), the info to send is ``end_episode``'s whole dict, pickled."""
-    assert state.final_rows is not None
-    row = state.final_rows[offset]
-    if type(obs) is not np.ndarray or obs.dtype != row.dtype or obs.shape != row.shape:
+    block = state.final_block
+    if not fits_rows(obs, block):
         ended = auto.end_episode(obs, 0.0, True, False, info)  # (only obs and info change)
         return ended[0], ended[4]
-    row[...] = obs  # before the reset, which may write its observation into the same array
-    obs, reset_info = auto.env.reset()
     index = state.start + offset
+    copy_rows(block, index, obs)  # before the reset, which may write into the same arrays
+    obs, reset_info = auto.env.reset()
     if "final_obs" in reset_info or "final_info" in reset_info:
         code = 0  # those keys replace the final ones in the merged dict
     elif info:
@@ -344,7 +339,7 @@ def _end_same_step(
     state.views.final_state[index] = code
     if code:
         return obs, reset_info
-    return obs, {"final_obs": row.copy(), "final_info": info, **reset_info}
+    return obs, {"final_obs": row_copy(block, index), "final_info": info, **reset_info}
 
 
 def _step(state: WorkerState, seq: int) -> Reply | None:
@@ -359,7 +354,7 @@ def _step(state: WorkerState, seq: int) -> Reply | None:
     observations: list[tuple[int, Any]] = []
     error: RemoteError | None = None
     obs_rows = state.obs_rows
-    final_rows = state.final_rows
+    final_block = state.final_block
     start = state.start
     for offset, auto in enumerate(state.autoenvs):
         if not stepped[offset]:
@@ -373,7 +368,7 @@ def _step(state: WorkerState, seq: int) -> Reply | None:
             else:
                 obs, reward, term, trunc, info = auto.env.step(actions[offset])
                 if term or trunc:
-                    if final_rows is not None:
+                    if final_block is not None:
                         obs, info = _end_same_step(
                             state, writer, auto, offset, obs, info, proposals
                         )
