@@ -120,6 +120,7 @@ _script_infos = st.one_of(
 )
 @example([[{"x": 1, "y": 2.0}, {"y": 3.0, "x": 4}], [{"y": 1.0, "x": 2}, {"x": 5, "y": 6.0}]])
 @example([[{"x": 1}, {"x": 2}], [{"x": 1.5}, None], [{"x": 2**70}, {"x": 1}], [{"y": 1}, {"x": 2}]])
+@example([[{"x": np.float32(0.0)}, {"x": 3.4028235677973366e38}]])
 def test_sync_steps_batch_infos_like_the_fold(script: list[list[dict[str, Any] | None]]) -> None:
     """Each SyncVectorEnv step batches its infos as the per-env fold does (or both raise),
     whatever the keys (strings or not), their order and the value types from step to step."""
@@ -133,8 +134,11 @@ def test_sync_steps_batch_infos_like_the_fold(script: list[list[dict[str, Any] |
     for t in range(len(script)):
         try:
             expected = folding.step(actions)[4]
-        except (AttributeError, TypeError, ValueError, OverflowError):
-            with pytest.raises((AttributeError, TypeError, ValueError, OverflowError)):
+        except (AttributeError, TypeError, ValueError, OverflowError, RuntimeWarning):
+            # (RuntimeWarning: a float beyond float32 cast into a float32 array, an error here)
+            with pytest.raises(
+                (AttributeError, TypeError, ValueError, OverflowError, RuntimeWarning)
+            ):
                 ours.step(actions)
             return
         assert_same_batch(ours.step(actions)[4], expected, f"step {t}")
@@ -596,11 +600,23 @@ def test_info_signatures_cover_numeric_values_only() -> None:
         ("d", np.float32),
         ("e", ("<i2", (2, 3))),
     )
+    # a nested dict of numbers (RecordEpisodeStatistics' "episode"): its values by path
+    assert info_signature({"x": 1, "episode": {"r": 1.5, "l": 3}}) == (
+        ("x", int),
+        ("episode\x1fr", float),
+        ("episode\x1fl", int),
+    )
     for other in (
         {"a": 1, "name": "x"},
         {"a": np.bool_(True)},
         {"_a": 1},
-        {"a": {"b": 1}},
+        {"a": {}},
+        {"a": {"_b": 1}},
+        {"a": {"b": "text"}},
+        {"a\x1fb": 1},
+        {"a": {"b\x1fc": 1}},
+        {"final_obs": np.zeros(2)},
+        {"a": {"final_obs": np.zeros(2)}},
         {"a": np.array([None])},
         {"a": MyFloat(1.0)},
         {"a": [1, 2]},
@@ -672,3 +688,66 @@ def test_info_writer_batch_equals_env_by_env(
         assert got[1].keys() == expected[1].keys()
         for slot, value in expected[1].items():
             np.testing.assert_array_equal(got[1][slot], value)
+
+
+# --- nested info dicts (RecordEpisodeStatistics' "episode") in the shared slots ------------------
+_leaf_values = st.one_of(
+    st.integers(-(2**40), 2**40),
+    st.floats(allow_nan=False),
+    st.booleans(),
+    st.floats(allow_nan=False, width=32).map(np.float32),
+    st.sampled_from([np.zeros(2), np.arange(2, dtype=np.int16)]),
+)
+_nested_infos = st.dictionaries(
+    st.sampled_from(["x", "episode", "stats"]),
+    st.one_of(
+        _leaf_values,
+        st.dictionaries(
+            st.sampled_from(["r", "l", "inner"]),
+            st.one_of(_leaf_values, st.dictionaries(st.sampled_from(["a", "b"]), _leaf_values)),
+        ),
+    ),
+    max_size=3,
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.booleans(), _nested_infos), min_size=1, max_size=5))
+@example([(True, {"episode": {"r": 1.0, "l": 2}}), (True, {"x": 1, "episode": {"l": 3}})])
+@example([(True, {"episode": 1.0}), (True, {"episode": {"r": 1.0}})])
+@example([(True, {"x": np.float32(0.0)}), (True, {"x": 3.4028235677973366e38})])
+def test_nested_infos_from_the_slots_equal_the_fold(
+    rows: list[tuple[bool, dict[str, Any]]],
+) -> None:
+    """Infos with nested dicts of numbers, written by a worker's writer into the shared slots
+    and assembled by the parent, equal the per-env fold of ``_add_info`` (keys and their order
+    at every depth, masks, dtypes): whatever the envs' nested keys, and where one env's value is
+    a number and another's a dict under the same name (then batched env by env)."""
+    import os
+
+    from vecgym.vector._async.infos import InfoRegistry, InfoWriter, info_signature
+
+    num_envs = len(rows)
+    entries = [(i, info) for i, (present, info) in enumerate(rows) if present and info]
+    try:
+        expected = _fold(entries, num_envs)
+    except (TypeError, ValueError, AttributeError, IndexError, OverflowError, RuntimeWarning):
+        return  # the fold itself fails (a number and a dict under one name; a float32 overflow)
+    registry = InfoRegistry(num_envs)
+    try:
+        registry.learn([sig for _, info in entries if (sig := info_signature(info))])
+        writer = InfoWriter()
+        if registry.fd is not None:
+            writer.attach(registry.layout, os.dup(registry.fd))
+        schema_ids = np.zeros(num_envs, dtype=np.int64)
+        pickled = []
+        for i, info in entries:
+            schema_ids[i] = writer.write(i, info, [])
+            if not schema_ids[i]:
+                pickled.append((i, info))
+        merge = SyncVectorEnv.__new__(SyncVectorEnv)
+        merge.num_envs = num_envs
+        got = registry.assemble(schema_ids, registry.generation, pickled, merge._merge_infos)
+    finally:
+        registry.close()
+    assert_same_batch(got, expected)

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from vecgym.vector._async.nested import NESTED_SEP
 from vecgym.vector._async.protocol import FINAL_EMPTY
 
 if TYPE_CHECKING:
@@ -203,7 +204,10 @@ def with_finals(
     earlier: set[str] = set()
     for schema in set(schema_ids[:first].tolist()):
         if schema:
-            earlier.update(key for key, _ in registry.layout.schemas[schema - 1])
+            # top-level names: a nested dict's values count once, as the dict
+            earlier.update(
+                key.split(NESTED_SEP, 1)[0] for key, _ in registry.layout.schemas[schema - 1]
+            )
     items = list(infos.items())
     place = 2 * len(earlier)  # each key is followed by its mask
     return {**dict(items[:place]), **finals_part, **dict(items[place:])}

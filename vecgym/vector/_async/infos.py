@@ -4,11 +4,13 @@ Most environments return the same few numeric keys on every step (MuJoCo's ``x_p
 ``reward_ctrl``, Atari's ``lives`` / ``frame_number``). Pickling those per env and merging them in
 the parent env by env costs more than the step of a fast env, so they get shared buffers:
 
-* A **signature** (:func:`info_signature`) describes a flat info dict whose keys are strings not
+* A **signature** (:func:`info_signature`) describes an info dict whose keys are strings not
   starting with ``_`` and whose values are Python ``int`` / ``float`` / ``bool``, numpy number
   scalars or numeric numpy arrays: its keys in order, each with a **tag**, the exact type of the
-  value (or ``(dtype.str, shape)`` for an array). Anything else (nested dicts such as
-  ``final_info``, ``final_obs``, strings, ``np.bool_``, objects) has no signature.
+  value (or ``(dtype.str, shape)`` for an array). A non-empty nested dict of such values
+  (``RecordEpisodeStatistics``' ``episode``) adds its values under their paths
+  (:mod:`vecgym.vector._async.nested`). Anything else (``final_obs``, strings, ``np.bool_``,
+  objects, empty dicts) has no signature.
 * The parent's :class:`InfoRegistry` numbers the signatures the workers propose (schema ids from
   1) and gives every ``(key, tag)`` a **slot**, an array of shape ``(num_envs, *shape)`` in a
   shared info block. When a new signature appears, the block is re-created with the new slots
@@ -53,6 +55,7 @@ from vecgym.vector._async.finals import (
     fold_finals,
     with_finals,
 )
+from vecgym.vector._async.nested import NESTED_SEP, flat_values, has_nested, nest_batch, nest_info
 from vecgym.vector._async.protocol import create_block, map_block
 from vecgym.vector.vector_env import same_key_columns
 
@@ -80,13 +83,24 @@ Signature = tuple[tuple[str, Tag], ...]
 MergeInfos = Callable[[list[tuple[int, dict[str, Any]]]], dict[str, Any]]
 
 
-def info_signature(info: dict[str, Any]) -> Signature | None:
-    """The signature of ``info`` (see the module docstring), or ``None`` when it has none."""
+def info_signature(info: dict[str, Any], prefix: str = "") -> Signature | None:
+    """The signature of ``info`` (see the module docstring), or ``None`` when it has none.
+
+    A nested dict (``RecordEpisodeStatistics``' ``episode``) contributes its own items, each key
+    its path joined by :data:`NESTED_SEP`: ``info["episode"]["r"]`` is ``"episode\x1fr"``. It
+    must not be empty, and no key at any level may contain the separator."""
     items: list[tuple[str, Tag]] = []
     for key, value in info.items():
-        if type(key) is not str or key[:1] == "_":
-            return None
+        if type(key) is not str or key[:1] == "_" or NESTED_SEP in key or key == "final_obs":
+            return None  # (the batch of "final_obs", at any depth, is an object array)
         kind = type(value)
+        if kind is dict:
+            nested = info_signature(value, f"{prefix}{key}{NESTED_SEP}") if value else None
+            if nested is None:
+                return None
+            items.extend(nested)
+            continue
+        key = prefix + key
         if kind is np.ndarray:
             dtype = value.dtype
             if dtype.kind not in _NUMERIC_KINDS or dtype.fields is not None:
@@ -195,25 +209,29 @@ class InfoWriter:
         shape_key = (tuple(info), tuple(map(type, info.values())))
         cache = self._final_by_types if final else self._by_types
         schema = cache.get(shape_key)
+        nested = False  # only shapes without nested dicts are cached
         if schema is None:
             if len(cache) >= MAX_CACHED_SHAPES:  # infos whose keys keep changing
                 cache.clear()
+            nested = dict in shape_key[1]  # the nested keys count too: never cached
             signature = info_signature(info)
             if signature is None:
-                cache[shape_key] = 0
+                if not nested:
+                    cache[shape_key] = 0
                 return 0
             if final:
                 signature = final_signature(signature)
             schema = self._ids.get(signature, 0)
-            if np.ndarray not in shape_key[1]:
+            if np.ndarray not in shape_key[1] and not nested:
                 cache[shape_key] = schema
             if not schema and signature not in self._proposed:
                 self._proposed.add(signature)
                 proposals.append(signature)
         if schema:
+            values = flat_values(info) if nested else info
             try:
                 for key, view in self._writers[schema]:
-                    view[index] = info[key]
+                    view[index] = values[key]
             except (OverflowError, TypeError, ValueError):  # e.g. an int beyond int64
                 return 0
         return schema
@@ -346,10 +364,9 @@ class InfoRegistry:
         """The info dict env ``index`` returned, rebuilt from the slots of ``generation`` (or from
         ``views``, arrays of the same layout)."""
         views = self._views[generation] if views is None else views
-        return {
-            key: _value_of(tag, views[(key, tag)][index])
-            for key, tag in self.layout.schemas[schema - 1]
-        }
+        signature = self.layout.schemas[schema - 1]
+        info = {key: _value_of(tag, views[(key, tag)][index]) for key, tag in signature}
+        return nest_info(info) if has_nested(info) else info
 
     def assemble(
         self,
@@ -377,10 +394,7 @@ class InfoRegistry:
         if in_shm.size == 0:
             return merge(pickled) if pickled else {}
         if pickled:
-            rebuilt = [
-                (i, self.materialize(generation, i, int(schema_ids[i]), slots))
-                for i in in_shm.tolist()
-            ]
+            rebuilt = self._rebuilt(generation, schema_ids, in_shm, slots)
             entries = sorted([*pickled, *rebuilt], key=lambda entry: entry[0])
             return merge(entries)
         views = slots
@@ -418,7 +432,24 @@ class InfoRegistry:
                 array[mask] = slot[mask]
             infos[key] = array
             infos[f"_{key}"] = mask
-        return infos
+        if not has_nested(uses):
+            return infos
+        nested = nest_batch(infos)
+        if nested is None:  # a name both a value and a nested dict: batched env by env
+            return merge(self._rebuilt(generation, schema_ids, in_shm, slots))
+        return nested
+
+    def _rebuilt(
+        self,
+        generation: int,
+        schema_ids: np.ndarray,
+        envs: np.ndarray,
+        slots: dict[tuple[str, Tag], np.ndarray],
+    ) -> list[tuple[int, dict[str, Any]]]:
+        """``(env, info)`` of each env of ``envs``, rebuilt from ``slots`` (:meth:`materialize`)."""
+        return [
+            (i, self.materialize(generation, i, int(schema_ids[i]), slots)) for i in envs.tolist()
+        ]
 
 
 class HeldInfos:
@@ -586,6 +617,8 @@ def one_schema_infos(
         column = slot if rows is None else slot[rows]
         infos[key] = column if isinstance(rows, np.ndarray) else column.copy()  # never a view
         infos[f"_{key}"] = every.copy()  # each key owns its mask; a copy beats np.ones
+    if has_nested(infos):  # one signature: its paths never clash with its other keys
+        return nest_batch(infos) or infos
     return infos
 
 
