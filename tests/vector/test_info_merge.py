@@ -11,7 +11,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import vecgym
-from tests.vector.helpers import assert_same_batch
+from tests.vector.helpers import assert_same_batch, pickled_infos_async_vector_env
 from vecgym.vector import AutoresetMode, SyncVectorEnv
 from vecgym.vector.vector_env import merge_info_columns
 
@@ -261,21 +261,6 @@ def test_async_recv_infos_match_sync() -> None:
     reference.close()
 
 
-class _PickledInfosAsyncVectorEnv:
-    """Made in the tests below: an AsyncVectorEnv subclass overriding ``_add_info``, which keeps
-    every info on the pickled path (the reference for the shared-memory infos)."""
-
-    @staticmethod
-    def make(*args: Any, **kwargs: Any) -> Any:
-        from vecgym.vector import AsyncVectorEnv
-
-        class PickledInfos(AsyncVectorEnv):  # type: ignore[type-arg,misc]
-            def _add_info(self, vector_infos: Any, env_info: Any, env_num: int) -> Any:
-                return super()._add_info(vector_infos, env_info, env_num)
-
-        return PickledInfos(*args, **kwargs)
-
-
 @pytest.mark.parametrize("mode", list(AutoresetMode))
 @pytest.mark.parametrize("mixed", [False, True])
 def test_shared_memory_infos_match_sync(mode: AutoresetMode, mixed: bool) -> None:
@@ -312,7 +297,7 @@ def test_shared_memory_infos_across_worker_restart(mode: AutoresetMode) -> None:
         "autoreset_mode": mode,
     }
     ours = AsyncVectorEnv(info_env_fns(NUM_ENVS, True), **kwargs)
-    reference = _PickledInfosAsyncVectorEnv.make(info_env_fns(NUM_ENVS, True), **kwargs)
+    reference = pickled_infos_async_vector_env(info_env_fns(NUM_ENVS, True), **kwargs)
     assert ours._info_registry is not None
     assert reference._info_registry is None
     reference.restart_entropy = ours.restart_entropy  # the same restart seeds
@@ -352,7 +337,7 @@ def test_shared_memory_infos_in_recv_batches() -> None:
     from vecgym.vector import AsyncVectorEnv
 
     ours = AsyncVectorEnv(info_env_fns(NUM_ENVS, True), num_workers=2, batch_size=2)
-    reference = _PickledInfosAsyncVectorEnv.make(
+    reference = pickled_infos_async_vector_env(
         info_env_fns(NUM_ENVS, True), num_workers=2, batch_size=2
     )
     ours.reset(seed=1)
@@ -383,7 +368,7 @@ def test_reset_infos_travel_in_shared_memory(parent_envs: int) -> None:
 
     kwargs: dict[str, Any] = {"num_workers": 2, "autoreset_mode": AutoresetMode.DISABLED}
     ours = AsyncVectorEnv(info_env_fns(NUM_ENVS, True), parent_envs=parent_envs, **kwargs)
-    reference = _PickledInfosAsyncVectorEnv.make(info_env_fns(NUM_ENVS, True), **kwargs)
+    reference = pickled_infos_async_vector_env(info_env_fns(NUM_ENVS, True), **kwargs)
     registry = ours._info_registry
     try:
         masks = [None, np.array([True, False, False, True, False]), None, np.eye(NUM_ENVS)[4]]
@@ -413,7 +398,7 @@ def test_reset_infos_when_a_worker_is_replaced_during_the_reset() -> None:
 
     kwargs: dict[str, Any] = {"num_workers": 2, "on_worker_failure": "restart"}
     ours = AsyncVectorEnv(info_env_fns(NUM_ENVS, True), **kwargs)
-    reference = _PickledInfosAsyncVectorEnv.make(info_env_fns(NUM_ENVS, True), **kwargs)
+    reference = pickled_infos_async_vector_env(info_env_fns(NUM_ENVS, True), **kwargs)
     reference.restart_entropy = ours.restart_entropy
     try:
         for t in range(4):
@@ -442,7 +427,7 @@ def test_recv_batches_mixing_held_and_pickled_infos(batch_size: int) -> None:
 
     fns = [lambda i=i: InfoEnv(i, numeric_only=i % 2 == 0) for i in range(NUM_ENVS)]
     ours = AsyncVectorEnv(fns, num_workers=2, batch_size=batch_size)
-    reference = _PickledInfosAsyncVectorEnv.make(fns, num_workers=2, batch_size=batch_size)
+    reference = pickled_infos_async_vector_env(fns, num_workers=2, batch_size=batch_size)
     try:
         ours.reset(seed=5)
         reference.reset(seed=5)
@@ -490,7 +475,7 @@ def test_recv_batches_equal_the_pickled_path(
         "batch_size": 4 if ids_form == "gapped" else num_envs // steppers,
     }
     ours = AsyncVectorEnv(fns, **kwargs)
-    reference = _PickledInfosAsyncVectorEnv.make(fns, **kwargs)
+    reference = pickled_infos_async_vector_env(fns, **kwargs)
     groups = [np.arange(a, b) for a, b in ours._pool.slices]
     if ids_form == "gapped":  # workers 0 and 2 in one batch (a fancy index), then worker 1
         groups = [np.array([0, 1, 4, 5]), np.array([2, 3])]
@@ -555,7 +540,7 @@ def test_random_send_recv_equal_the_pickled_path(
         "autoreset_mode": mode,
     }
     ours = AsyncVectorEnv(fns, **kwargs)
-    reference = _PickledInfosAsyncVectorEnv.make(fns, **kwargs)
+    reference = pickled_infos_async_vector_env(fns, **kwargs)
     rng = np.random.default_rng(num_workers * 10 + parent_envs)
     try:
         ours.reset(seed=11)

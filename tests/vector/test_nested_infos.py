@@ -10,7 +10,11 @@ import numpy as np
 import pytest
 
 import vecgym
-from tests.vector.helpers import assert_same_batch
+from tests.vector.helpers import (
+    assert_same_batch,
+    pickled_infos_async_vector_env,
+    recv_like_the_pickled_path,
+)
 from vecgym.spaces import Box, Discrete
 from vecgym.vector import AsyncVectorEnv, AutoresetMode, SyncVectorEnv
 from vecgym.vector._async.nested import NESTED_SEP
@@ -83,26 +87,13 @@ def test_nested_infos_in_recv_batches() -> None:
     """send / recv of two groups of envs: the held nested values give the pickled path's
     batches (an AsyncVectorEnv whose ``_add_info`` override keeps every info pickled)."""
 
-    class Pickled(AsyncVectorEnv):  # type: ignore[type-arg]
-        def _add_info(self, vector_infos: Any, env_info: Any, env_num: int) -> Any:
-            return super()._add_info(vector_infos, env_info, env_num)
-
     kwargs: dict[str, Any] = {"num_workers": 2, "batch_size": 3}
-    ours, reference = AsyncVectorEnv(_fns(6), **kwargs), Pickled(_fns(6), **kwargs)
-    rng = np.random.default_rng(1)
+    ours = AsyncVectorEnv(_fns(6), **kwargs)
+    reference = pickled_infos_async_vector_env(_fns(6), **kwargs)
     try:
-        assert_same_batch(ours.reset(seed=4), reference.reset(seed=4))
         groups = [np.array([0, 1, 2]), np.array([3, 4, 5])]
-        episodes = 0
-        for t in range(40):
-            ids = groups[t % 2]
-            actions = rng.integers(0, 2, 3)
-            ours.send(actions, ids)
-            reference.send(actions, ids)
-            got, want = ours.recv(timeout=30), reference.recv(timeout=30)
-            assert_same_batch(got, want, f"batch {t}")
-            episodes += int("episode" in got[4])
-        assert episodes >= 10
+        received = recv_like_the_pickled_path(ours, reference, groups, 40, seed=4)
+        assert sum("episode" in infos for infos in received) >= 10
     finally:
         ours.close()
         reference.close()

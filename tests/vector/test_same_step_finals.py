@@ -15,7 +15,11 @@ import numpy as np
 import pytest
 
 import vecgym
-from tests.vector.helpers import assert_same_batch
+from tests.vector.helpers import (
+    assert_same_batch,
+    pickled_infos_async_vector_env,
+    recv_like_the_pickled_path,
+)
 from vecgym.spaces import Box, Discrete
 from vecgym.vector import AsyncVectorEnv, AutoresetMode, SyncVectorEnv
 from vecgym.vector._async.finals import FINAL_PREFIX
@@ -168,12 +172,9 @@ def test_finals_that_cannot_use_shared_memory_go_pickled(fallback: str) -> None:
 
 
 def test_subclass_overriding_add_info_keeps_finals_pickled() -> None:
-    class Folding(AsyncVectorEnv):  # type: ignore[type-arg]
-        def _add_info(self, vector_infos: Any, env_info: Any, env_num: int) -> Any:
-            return super()._add_info(vector_infos, env_info, env_num)
-
-    ours = Folding(_fns(["numeric", "empty", "numeric"]), autoreset_mode=SAME_STEP, num_workers=2)
-    reference = SyncVectorEnv(_fns(["numeric", "empty", "numeric"]), autoreset_mode=SAME_STEP)
+    kinds = ["numeric", "empty", "numeric"]
+    ours = pickled_infos_async_vector_env(_fns(kinds), autoreset_mode=SAME_STEP, num_workers=2)
+    reference = SyncVectorEnv(_fns(kinds), autoreset_mode=SAME_STEP)
     try:
         assert ours._pool.views.final_observations is None
         seen = _step_both(ours, reference, 20)
@@ -196,26 +197,12 @@ def test_send_recv_finals_equal_the_pickled_path(num_workers: int, parent_envs: 
         "batch_size": 3,
     }
 
-    class Pickled(AsyncVectorEnv):  # type: ignore[type-arg]
-        def _add_info(self, vector_infos: Any, env_info: Any, env_num: int) -> Any:
-            return super()._add_info(vector_infos, env_info, env_num)
-
     ours = AsyncVectorEnv(_fns(kinds), **kwargs)
-    reference = Pickled(_fns(kinds), **kwargs)
-    rng = np.random.default_rng(num_workers)
+    reference = pickled_infos_async_vector_env(_fns(kinds), **kwargs)
     try:
-        assert_same_batch(ours.reset(seed=4), reference.reset(seed=4))
         groups = [np.array([0, 1, 2]), np.array([3, 4, 5])]
-        finals = 0
-        for t in range(40):
-            ids = groups[t % 2]
-            actions = rng.integers(0, 2, len(ids))
-            ours.send(actions, ids)
-            reference.send(actions, ids)
-            got, want = ours.recv(timeout=30), reference.recv(timeout=30)
-            assert_same_batch(got, want, f"batch {t}")
-            finals += int("final_obs" in got[4])
-        assert finals >= 10
+        received = recv_like_the_pickled_path(ours, reference, groups, 40, seed=num_workers)
+        assert sum("final_obs" in infos for infos in received) >= 10
         actions = np.zeros(len(kinds), dtype=np.int64)
         assert_same_batch(ours.step(actions), reference.step(actions), "step after recv")
     finally:
@@ -255,10 +242,6 @@ def test_finals_across_a_worker_restart() -> None:
     import os
     import signal
 
-    class Pickled(AsyncVectorEnv):  # type: ignore[type-arg]
-        def _add_info(self, vector_infos: Any, env_info: Any, env_num: int) -> Any:
-            return super()._add_info(vector_infos, env_info, env_num)
-
     kinds = ["empty"] * 4
     kwargs: dict[str, Any] = {
         "autoreset_mode": SAME_STEP,
@@ -266,7 +249,7 @@ def test_finals_across_a_worker_restart() -> None:
         "on_worker_failure": "restart",
     }
     ours = AsyncVectorEnv(_fns(kinds), **kwargs)
-    reference = Pickled(_fns(kinds), **kwargs)
+    reference = pickled_infos_async_vector_env(_fns(kinds), **kwargs)
     reference.restart_entropy = ours.restart_entropy
     rng = np.random.default_rng(2)
     try:
