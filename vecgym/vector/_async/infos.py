@@ -87,7 +87,7 @@ def info_signature(info: dict[str, Any], prefix: str = "") -> Signature | None:
     """The signature of ``info`` (see the module docstring), or ``None`` when it has none.
 
     A nested dict (``RecordEpisodeStatistics``' ``episode``) contributes its own items, each key
-    its path joined by :data:`NESTED_SEP`: ``info["episode"]["r"]`` is ``"episode\x1fr"``. It
+    its path joined by :data:`NESTED_SEP`: ``info["episode"]["r"]`` is ``"episode\\x1fr"``. It
     must not be empty, and no key at any level may contain the separator."""
     items: list[tuple[str, Tag]] = []
     for key, value in info.items():
