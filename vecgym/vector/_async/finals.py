@@ -76,7 +76,7 @@ def final_states(views: Any, rows: np.ndarray | None) -> np.ndarray | None:
     """A copy of ``final_state`` (the rows outside ``rows`` zeroed) when some env's episode end
     left its final observation in shared memory this command; else ``None``."""
     if views.final_observations is None:
-        return None  # not SAME_STEP (or observations that are not one array)
+        return None  # not SAME_STEP, or observations outside shared memory
     state = views.final_state
     if not state.any():
         return None
