@@ -42,7 +42,13 @@ from vecgym import error
 from vecgym.core.env import ActType, Env, ObsType
 from vecgym.vector.vector_env import AutoresetMode
 
-__all__ = ["AutoresetEnv", "BatchAutoreset", "final_obs_infos", "next_autoreset_mask"]
+__all__ = [
+    "AutoresetEnv",
+    "BatchAutoreset",
+    "final_obs_infos",
+    "next_autoreset_mask",
+    "same_step_info",
+]
 
 STEP_AFTER_END_MSG = (
     "sub-environment {index}'s episode has ended and autoreset_mode is DISABLED: it must be reset "
@@ -155,13 +161,25 @@ class AutoresetEnv(Generic[ObsType, ActType]):
             # Copy before resetting: the env may write its next observation into the same array.
             final_obs = copy.deepcopy(obs)
             obs, reset_info = self.env.reset()
-            info = {"final_obs": final_obs, "final_info": info, **reset_info}
+            info = same_step_info(final_obs, info, reset_info)
         else:
             self.needs_reset = True
         return obs, reward, terminated, truncated, info
 
     def __repr__(self) -> str:
         return f"AutoresetEnv({self.env}, {self.mode}, needs_reset={self.needs_reset})"
+
+
+def same_step_info(final_obs: Any, final_info: Any, reset_info: dict[str, Any]) -> dict[str, Any]:
+    """The info a ``SAME_STEP`` step returns for an env whose episode ended: the last
+    observation and info under ``final_obs`` / ``final_info``, then the reset info's keys (which
+    win where they share a name).
+
+    Example:
+        >>> same_step_info(3, {"x": 1}, {"start": 0})
+        {'final_obs': 3, 'final_info': {'x': 1}, 'start': 0}
+    """
+    return {"final_obs": final_obs, "final_info": final_info, **reset_info}
 
 
 def next_autoreset_mask(

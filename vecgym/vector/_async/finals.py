@@ -27,19 +27,20 @@ returns: keys and their order, dtypes, masks and values.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from vecgym.vector._async.nested import NESTED_SEP
 from vecgym.vector._async.protocol import FINAL_EMPTY
+from vecgym.vector.autoreset import same_step_info
 
 if TYPE_CHECKING:
     from vecgym.vector._async.infos import InfoRegistry, MergeInfos, Signature
 
 __all__ = [
     "FINAL_PREFIX",
-    "ended_info",
     "final_parts",
     "final_signature",
     "final_states",
@@ -47,6 +48,7 @@ __all__ = [
     "fold_finals",
     "row_copy",
     "strip_final",
+    "with_ended",
     "with_finals",
 ]
 
@@ -131,13 +133,22 @@ def final_parts(
     return final_obs, strip_final(registry.materialize(generation, index, code))
 
 
-def ended_info(
-    final_obs: Any, final_info: dict[str, Any], info: dict[str, Any] | None
-) -> dict[str, Any]:
-    """The info of an env whose ``SAME_STEP`` episode ended, as
-    :meth:`~vecgym.vector.autoreset.AutoresetEnv.end_episode` builds it around the reset info
-    ``info`` (whose keys never include ``final_obs`` / ``final_info`` here: see the worker)."""
-    return {"final_obs": final_obs, "final_info": final_info, **(info or {})}
+def with_ended(
+    pickled: list[tuple[int, dict[str, Any]]],
+    ended: list[tuple[int, tuple[Any, dict[str, Any]]]],
+    regular: Callable[[int], dict[str, Any] | None],
+) -> list[tuple[int, dict[str, Any]]]:
+    """``pickled`` (``(env, info)`` pairs) with the whole info of each env of ``ended`` (``(env,
+    (final observation, final info))``), as :func:`~vecgym.vector.autoreset.same_step_info`
+    builds it around the env's reset info: the pickled one, or else ``regular(env)`` (the one
+    in the slots; ``None``: empty). Sorted by env."""
+    by_env = dict(pickled)
+    for i, (final_obs, final_info) in ended:
+        info = by_env.pop(i, None)
+        if info is None:
+            info = regular(i)
+        by_env[i] = same_step_info(final_obs, final_info, info or {})
+    return sorted(by_env.items(), key=lambda entry: entry[0])
 
 
 def fold_finals(
@@ -147,20 +158,26 @@ def fold_finals(
     finals: np.ndarray,
     pickled: list[tuple[int, dict[str, Any]]],
 ) -> list[tuple[int, dict[str, Any]]]:
-    """``pickled`` with the whole info of every env that ``finals`` marks (its final parts and
-    its regular info, from ``pickled`` or from the slots, whose schema id is then cleared)."""
-    by_env = dict(pickled)
-    block = pool.views.final_observations
+    """``pickled`` with the whole info of every env that ``finals`` marks (:func:`with_ended`:
+    its regular info from ``pickled`` or from the slots, whose schema id is then cleared)."""
+    generation_of: dict[int, int] = {}
     for k, (a, b) in enumerate(pool.slices):
-        generation = pool.info_sent[k]
         for i in (np.flatnonzero(finals[a:b]) + a).tolist():
-            info = by_env.pop(i, None)
-            if info is None and schema_ids[i]:
-                info = registry.materialize(generation, i, int(schema_ids[i]))
-                schema_ids[i] = 0
-            parts = final_parts(registry, block, i, int(finals[i]), generation)
-            by_env[i] = ended_info(*parts, info)
-    return sorted(by_env.items(), key=lambda entry: entry[0])
+            generation_of[i] = pool.info_sent[k]
+    block = pool.views.final_observations
+
+    def regular(i: int) -> dict[str, Any] | None:
+        if not schema_ids[i]:
+            return None
+        info = registry.materialize(generation_of[i], i, int(schema_ids[i]))
+        schema_ids[i] = 0
+        return info
+
+    ended = [
+        (i, final_parts(registry, block, i, int(finals[i]), generation))
+        for i, generation in generation_of.items()
+    ]
+    return with_ended(pickled, ended, regular)
 
 
 def with_finals(

@@ -48,11 +48,11 @@ import numpy as np
 from vecgym.vector._async.batch import fold_replies, select_info
 from vecgym.vector._async.finals import (
     FINAL_PREFIX,
-    ended_info,
     final_parts,
     final_signature,
     final_states,
     fold_finals,
+    with_ended,
     with_finals,
 )
 from vecgym.vector._async.nested import NESTED_SEP, flat_values, has_nested, nest_batch, nest_info
@@ -528,20 +528,18 @@ class HeldInfos:
         self, take: list[int], pickled: list[tuple[int, dict[str, Any]]]
     ) -> list[tuple[int, dict[str, Any]]]:
         """``pickled`` with the whole info of every env of ``take`` whose episode end is held
-        (its final parts around its regular info, pickled or held, which is then forgotten)."""
-        by_env = dict(pickled)
-        for i in take:
-            parts = self.finals.pop(i, None)
-            if parts is None:
-                continue
-            info = by_env.pop(i, None)
-            schema = int(self.schema[i])
-            if info is None and schema:
-                values = self._values[int(self.generation[i])]
-                info = self.registry.materialize(0, i, schema, values)
-                self.schema[i] = 0
-            by_env[i] = ended_info(*parts, info)
-        return sorted(by_env.items(), key=lambda entry: entry[0])
+        (:func:`~vecgym.vector._async.finals.with_ended`: its regular info pickled or held, and
+        then forgotten)."""
+        ended = [(i, parts) for i in take if (parts := self.finals.pop(i, None)) is not None]
+        return with_ended(pickled, ended, self._take_one)
+
+    def _take_one(self, i: int) -> dict[str, Any] | None:
+        """Env ``i``'s held info (``None``: none held), forgotten once taken."""
+        schema = int(self.schema[i])
+        if not schema:
+            return None
+        self.schema[i] = 0
+        return self.registry.materialize(0, i, schema, self._values[int(self.generation[i])])
 
     def take(
         self, take: list[int], pickled: list[tuple[int, dict[str, Any]]], merge: MergeInfos

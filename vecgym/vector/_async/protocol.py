@@ -4,7 +4,8 @@ Two channels connect the parent with worker ``k``:
 
 * a **shared block** (one memory mapping, see :class:`SharedLayout`) holding the per-worker command
   word, done word and info-layout generation word, the per-env step mask, rewards, terminations,
-  truncations, info schema ids and final states (:mod:`vecgym.vector._async.infos`) and, for
+  truncations, info schema ids (:mod:`vecgym.vector._async.infos`) and final states
+  (:mod:`vecgym.vector._async.finals`) and, for
   fixed-size spaces, every leaf of the batched observations and actions (and, in ``SAME_STEP``
   mode, a second set of observation leaves for the observation each env's episode ended on);
 * a **pipe** carrying the (rare) pickled messages: :class:`Request` from parent to worker and
@@ -435,7 +436,7 @@ class SharedViews:
     info_schema: np.ndarray
     final_state: np.ndarray
     """Per env, what a ``SAME_STEP`` step that ended its episode left in shared memory
-    (:mod:`vecgym.vector._async.infos`): 0 nothing, :data:`FINAL_EMPTY` its final observation
+    (:mod:`vecgym.vector._async.finals`): 0 nothing, :data:`FINAL_EMPTY` its final observation
     with an empty final info, else also its final info's schema id."""
     info_gen: np.ndarray
     obs_leaves: list[np.ndarray]

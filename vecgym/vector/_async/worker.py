@@ -67,7 +67,7 @@ from vecgym.vector._async.protocol import (
     yield_cpu,
 )
 from vecgym.vector._env_call import call_env
-from vecgym.vector.autoreset import AutoresetEnv
+from vecgym.vector.autoreset import AutoresetEnv, same_step_info
 from vecgym.vector.vector_env import AutoresetMode
 
 __all__ = [
@@ -288,8 +288,8 @@ def _write_infos(
 
 def _step_actions(state: WorkerState) -> tuple[list[bool], list[Any]]:
     """Which envs of the slice this step covers, and their actions (from shared memory, or from
-    the request that follows the command on the pipe); clears those envs' info schema ids (the
-    envs with infos get theirs after the loop)."""
+    the request that follows the command on the pipe); clears those envs' info schema ids and
+    final states (the envs with infos or ended episodes get theirs in the loop)."""
     views = state.views
     start, stop = state.start, state.stop
     stepped = views.step_mask[start:stop].tolist()
@@ -298,13 +298,17 @@ def _step_actions(state: WorkerState) -> tuple[list[bool], list[Any]]:
     else:
         payload = state.conn.recv().payload
         actions = [payload[start + k] if on else None for k, on in enumerate(stepped)]
+    # final_state marks SAME_STEP episode ends, and only where a final block exists
+    final_state = views.final_state if state.final_block is not None else None
     if all(stepped):
         views.info_schema[start:stop] = 0
-        views.final_state[start:stop] = 0
+        if final_state is not None:
+            final_state[start:stop] = 0
     else:
         rows = np.asarray(stepped)
         views.info_schema[start:stop][rows] = 0
-        views.final_state[start:stop][rows] = 0
+        if final_state is not None:
+            final_state[start:stop][rows] = 0
     return stepped, actions
 
 
@@ -339,7 +343,7 @@ def _end_same_step(
     state.views.final_state[index] = code
     if code:
         return obs, reset_info
-    return obs, {"final_obs": row_copy(block, index), "final_info": info, **reset_info}
+    return obs, same_step_info(row_copy(block, index), info, reset_info)
 
 
 def _step(state: WorkerState, seq: int) -> Reply | None:
@@ -428,7 +432,8 @@ def _reset(state: WorkerState, seq: int) -> Reply | None:
             return Reply(seq, error=RemoteError.capture(exc, index))
         schema = writer.write(index, info, proposals) if info and shm_infos else 0
         schema_view[index] = schema
-        state.views.final_state[index] = 0
+        if state.final_block is not None:
+            state.views.final_state[index] = 0
         if info and not schema:
             infos.append((index, info))
     if not infos and state.obs_in_shm:
