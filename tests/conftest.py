@@ -166,10 +166,18 @@ SLOW_TESTS = frozenset(
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Mark the slow tests, so that ``pytest -m "not slow"`` is a quick inner loop."""
+    """Mark the slow tests, so that ``pytest -m "not slow"`` is a quick inner loop; run the tests
+    marked ``ray`` last.
+
+    Ray leaves gRPC threads running in the process even after ``ray.shutdown()``. From then on,
+    AsyncVectorEnv's default start method is ``forkserver`` instead of ``fork``
+    (``placement.default_start_method``), so tests that run after Ray would not exercise the
+    ``fork`` path that most users get.
+    """
     for item in items:
         callspec = getattr(item, "callspec", None)
         param_ids = set(callspec.id.split("-")) if callspec is not None else set()
         name = getattr(item, "originalname", item.name)
         if param_ids & SLOW_START_METHODS or name in SLOW_TESTS:
             item.add_marker(pytest.mark.slow)
+    items.sort(key=lambda item: item.get_closest_marker("ray") is not None)  # stable

@@ -113,6 +113,7 @@ def test_rllib_env_creator_builds_converted_envs_from_env_config() -> None:
     default.close()
 
 
+@pytest.mark.ray
 def test_rllib_env_creator_runs_under_rllib() -> None:
     rllib = pytest.importorskip(
         "ray.rllib",

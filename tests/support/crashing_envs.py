@@ -5,7 +5,8 @@ Each env counts its steps like a tiny deterministic env (observation = step coun
 
 * :class:`RaisingEnv` raises an exception (a picklable ``ValueError`` by default, or an
   :class:`UnpicklableError`) in ``step`` at ``fail_at``, in ``reset`` when ``fail_on_reset``, or
-  from the method :meth:`RaisingEnv.explode` (for ``call``);
+  from the method :meth:`RaisingEnv.explode` (for ``call``); or it returns what cannot be pickled
+  (a lock in its step info when ``lock_in_info``, from the method :meth:`RaisingEnv.lock`);
 * :class:`ExitingEnv` kills its own process with ``os._exit(code)`` at ``exit_at`` (a dead worker);
 * :class:`DyingEnv` ends its process another way at ``die_at`` (a segfault in native code, a
   ``SIGSEGV`` or ``SIGKILL`` sent to itself — how an OOM kill looks — or a hang), chosen by
@@ -79,6 +80,7 @@ class RaisingEnv(_CountingBase):
         self.fail_at = fail_at
         self.fail_on_reset = fail_on_reset
         self.unpicklable = unpicklable
+        self.lock_in_info = False
 
     def _raise(self, message: str) -> None:
         if self.unpicklable:
@@ -95,11 +97,18 @@ class RaisingEnv(_CountingBase):
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         if self.fail_at is not None and self.count + 1 >= self.fail_at:
             self._raise(STEP_FAILURE_MSG.format(self.count + 1))
-        return super().step(action)
+        obs, reward, terminated, truncated, info = super().step(action)
+        if self.lock_in_info:
+            info = {"count": self.count, "lock": threading.Lock()}
+        return obs, reward, terminated, truncated, info
 
     def explode(self) -> None:
         """A method that raises, for ``call``."""
         self._raise(CALL_FAILURE_MSG)
+
+    def lock(self) -> Any:
+        """A method whose result cannot be pickled, for ``call``."""
+        return threading.Lock()
 
 
 class ExitingEnv(_CountingBase):

@@ -100,6 +100,23 @@ def test_boundary_checks_and_remote_exceptions(context: str, shm: bool) -> None:
         assert isinstance(werr.value.__cause__, RemoteTraceback)
         with pytest.raises(ValueError, match=r"boom in explode.*sub-environment 0"):
             envs.call("explode", indices=[0])
+        # what cannot be pickled: the command fails with the type pickling raised, the env or
+        # the argument named, and the workers live on (they used to die, or wait forever for a
+        # request that never came)
+        with pytest.raises(TypeError, match=r"pickle.*sub-environment 3 returned it") as unsent:
+            envs.call("lock", indices=[3])
+        assert isinstance(unsent.value.__cause__, RemoteTraceback)
+        with pytest.raises(TypeError, match=r"pickle.*`call` sends its arguments.*not sent"):
+            envs.call("explode", threading.Lock())
+        with pytest.raises(TypeError, match=r"pickle.*`set_attr` sends its arguments"):
+            envs.set_attr("fail_at", threading.Lock(), indices=[1, 2])
+        with pytest.raises(TypeError, match=r"pickle.*`reset` sends its arguments"):
+            envs.reset(options={"hook": threading.Lock()})
+        envs.set_attr("lock_in_info", True, indices=[2])
+        with pytest.raises(TypeError, match=r"pickle.*sub-environment 2 returned it"):
+            envs.step(Z4)
+        envs.set_attr("lock_in_info", False)
+        assert envs.get_attr("fail_at") == (None, None, None, None)
         # an exception in reset
         envs.set_attr("fail_on_reset", True, indices=[1])
         with pytest.raises(ValueError, match=r"boom in reset.*worker 0, sub-environment 1"):
@@ -450,6 +467,19 @@ def test_unpicklable_env_fn_named_before_start(context: str) -> None:
         AsyncVectorEnv([RaisingEnv, make], context=context)
 
 
+def test_metadata_that_cannot_be_pickled_fails_the_start_with_its_cause() -> None:
+    """The first env's spaces and metadata travel to the parent pickled; a lock among them used to
+    kill the worker ("exit code 1", no cause named)."""
+
+    def make() -> RaisingEnv:
+        env = RaisingEnv()
+        env.metadata = {"render_modes": [], "lock": threading.Lock()}
+        return env
+
+    with pytest.raises(TypeError, match=r"pickle.*metadata travel.*sub-environment 0"):
+        AsyncVectorEnv([make, RaisingEnv], num_workers=2, context="fork")
+
+
 @pytest.mark.parametrize("context", METHODS)
 def test_envs_whose_spaces_differ(context: str) -> None:
     def other() -> SlowEnv:
@@ -676,3 +706,48 @@ def test_call_after_a_timed_out_wait_on_a_hung_worker_raises_instead_of_hanging(
             envs.get_attr("step_delay")
     finally:
         envs.close(terminate=True)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="native thread names: /proc")
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [("probe-native", "forkserver"), ("SDLTimer", "fork")],  # SDLTimer: pygame's, fork-safe
+)
+def test_a_named_native_thread_rules_out_fork(name: str, expected: str) -> None:
+    """A thread a library started in C and named (Ray's gRPC pollers are such threads) is not a
+    Python thread, so ``threading`` does not see it; the default start method must."""
+    import ctypes
+
+    from vecgym.vector._async.placement import default_start_method, named_native_threads
+
+    libc = ctypes.CDLL(None)
+    started_r, started_w = os.pipe()
+    stop_r, stop_w = os.pipe()
+
+    @ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p)
+    def body(_arg: Any) -> None:
+        libc.prctl(15, name.encode())  # PR_SET_NAME: this thread's name
+        libc.write(started_w, b"s", 1)
+        libc.read(stop_r, ctypes.create_string_buffer(1), 1)  # blocks in C, without the GIL
+
+    before = named_native_threads()  # (pygame's SDLTimer, when an earlier test rendered)
+    assert default_start_method() == "fork"
+    thread = ctypes.c_ulong()
+    assert libc.pthread_create(ctypes.byref(thread), None, body, None) == 0
+    try:
+        assert os.read(started_r, 1) == b"s"
+        assert threading.active_count() == 1  # invisible to the Python-thread rule
+        assert named_native_threads() == sorted([*before, name])
+        assert default_start_method() == expected
+        envs = AsyncVectorEnv([ProbeEnv] * 2, num_workers=2)
+        try:
+            assert envs.context == expected
+            assert len(envs.call("probe")) == 2
+        finally:
+            envs.close()
+    finally:
+        os.write(stop_w, b"x")
+        assert libc.pthread_join(thread, None) == 0
+        for fd in (started_r, started_w, stop_r, stop_w):
+            os.close(fd)
+    assert named_native_threads() == before

@@ -45,7 +45,7 @@ try:
 except ImportError:  # pragma: no cover - the ray extra is not installed
     ray = None
 
-pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
+pytestmark = [pytest.mark.ray, pytest.mark.slow, pytest.mark.timeout(300)]
 
 WAIT_S = 60.0  # every wait in these tests is bounded
 NUM_ENVS = 5

@@ -41,7 +41,7 @@ try:
 except ImportError:  # pragma: no cover - the ray extra is not installed
     ray = None
 
-pytestmark = [pytest.mark.slow, pytest.mark.timeout(240)]
+pytestmark = [pytest.mark.ray, pytest.mark.slow, pytest.mark.timeout(240)]
 
 WAIT_S = 60.0  # every wait in these tests is bounded
 
@@ -104,6 +104,42 @@ def test_one_host_per_node_reserving_its_cpus(cluster: Any) -> None:
         assert addresses == {"127.0.0.1"}
     finally:
         envs.close()
+
+
+def test_ids_the_driver_registered_at_run_time_reach_the_hosts(cluster: Any) -> None:
+    """A Ray actor starts from a fresh interpreter: the driver's registries travel with the hosts
+    (and from them to their local workers), so ``make`` of an id registered in the driver's
+    ``main()`` or notebook works there."""
+    vecgym.register("RayCarried-v0", entry_point=counting(3), max_episode_steps=2)
+    try:
+        fns = [lambda: vecgym.make("RayCarried-v0", disable_env_checker=True)] * 3
+        ours = RayVectorEnv(fns, start_timeout=WAIT_S, workers_per_host=2)
+        theirs = SyncVectorEnv(fns)
+        try:
+            assert_same_batch(ours.reset(seed=0), theirs.reset(seed=0))
+            for _ in range(3):
+                actions = np.zeros(3, dtype=np.int64)
+                assert_same_step(ours.step(actions), theirs.step(actions))
+        finally:
+            ours.close()
+            theirs.close()
+    finally:
+        vecgym.envs.registration.registry.pop("RayCarried-v0", None)
+
+
+def test_an_async_vector_env_in_a_ray_driver_does_not_fork(cluster: Any) -> None:
+    """A process connected to Ray runs gRPC threads that ``threading`` does not list: forking it
+    could copy a lock one of them holds, so the default start method must not be ``fork``."""
+    from vecgym.vector import AsyncVectorEnv
+
+    envs = AsyncVectorEnv([counting(5)] * 2, num_workers=2)
+    reference = SyncVectorEnv([counting(5)] * 2)
+    try:
+        assert envs.context != "fork"
+        assert_same_batch(envs.reset(seed=3), reference.reset(seed=3))
+    finally:
+        envs.close()
+        reference.close()
 
 
 @pytest.mark.parametrize("mode", list(AutoresetMode), ids=lambda m: m.value)

@@ -9,8 +9,20 @@ BLAS / OpenMP thread pools before its envs are built.
 Start method: ``context=None`` chooses explicitly rather than inheriting the platform default
 (which Python 3.14 changed from ``fork`` to ``forkserver`` on Linux): ``fork`` where the platform
 has it (not macOS, where system frameworks are not fork-safe) and the calling process runs no other
-Python thread (forking a multi-threaded process can copy a lock held by another thread and
-deadlock the child); otherwise ``forkserver`` where available, else ``spawn``.
+thread that could hold a lock or a half-updated structure the child inherits; otherwise
+``forkserver`` where available, else ``spawn``. "No other thread" means no second Python thread
+and, on Linux, no native thread that a library started and named (:func:`named_native_threads`):
+gRPC's pollers, which Ray leaves running even after ``ray.shutdown()``, CUDA's event handler,
+XLA's pools. Unnamed native threads (the BLAS / OpenMP pools numpy and torch start, the watchdog
+of :func:`faulthandler.dump_traceback_later`) are not counted: these libraries make their pools
+fork-safe, and nearly every process has them. Nor is SDL's timer thread
+(:data:`FORK_SAFE_THREAD_NAMES`): pygame starts it the first time anything renders, and it outlives
+``pygame.quit()``, so counting it would take ``fork`` from every process that once drew a frame;
+it holds no lock a worker takes (a worker that uses SDL timers of its own is broken by ``fork``
+in any case, thread or not).
+
+A worker started without ``fork`` still finds every env id the parent registered
+(:mod:`vecgym.vector._async.registries`).
 """
 
 from __future__ import annotations
@@ -25,10 +37,12 @@ from collections.abc import Iterator
 from typing import Any
 
 __all__ = [
+    "FORK_SAFE_THREAD_NAMES",
     "THREAD_ENV_VARS",
     "apply_placement",
     "default_start_method",
     "limit_loaded_thread_pools",
+    "named_native_threads",
     "sigint_held",
     "split_slices",
     "thread_env_for_start",
@@ -57,6 +71,9 @@ THREAD_SETTERS = (
 )
 _POOL_LIBRARY_HINTS = ("blas", "omp", "mkl")
 
+#: Names of native threads that do not rule out ``fork`` (see the module docstring).
+FORK_SAFE_THREAD_NAMES = frozenset({"SDLTimer"})
+
 # Keeps threadpoolctl's limiter alive for the life of the worker.
 _THREADPOOL_LIMITS: list[Any] = []
 
@@ -72,10 +89,41 @@ def usable_cores() -> int:
     return max(1, physical)
 
 
+def named_native_threads() -> list[str]:
+    """The names of this process's threads that carry a name other than the main thread's.
+
+    A thread starts with its creator's name (``comm`` on Linux), so threads that no one named share
+    the main thread's; the ones that differ were named by the library that started them (gRPC's
+    ``grpc_global_tim``, ``event_engine``...). Linux only (``/proc/self/task``); elsewhere, and
+    where ``/proc`` cannot be read, an empty list.
+    """
+    try:
+        with open("/proc/self/comm", encoding="utf-8", errors="replace") as f:
+            main = f.read().strip()
+        tasks = os.listdir("/proc/self/task")
+    except OSError:
+        return []
+    names = []
+    for tid in tasks:
+        try:
+            with open(f"/proc/self/task/{tid}/comm", encoding="utf-8", errors="replace") as f:
+                name = f.read().strip()
+        except OSError:  # the thread ended while we listed them
+            continue
+        if name != main:
+            names.append(name)
+    return sorted(names)
+
+
 def default_start_method() -> str:
     """The start method used when ``context=None`` (see the module docstring for why)."""
     methods = multiprocessing.get_all_start_methods()
-    if "fork" in methods and sys.platform != "darwin" and threading.active_count() == 1:
+    if (
+        "fork" in methods
+        and sys.platform != "darwin"
+        and threading.active_count() == 1
+        and FORK_SAFE_THREAD_NAMES.issuperset(named_native_threads())
+    ):
         return "fork"
     return "forkserver" if "forkserver" in methods else "spawn"
 

@@ -67,9 +67,11 @@ from vecgym.vector._async.protocol import (
     create_block,
     is_done,
     pack_command,
+    pickle_for_pipe,
     unpack_done,
     yield_cpu,
 )
+from vecgym.vector._async.registries import carried_registries
 from vecgym.vector._async.worker import WorkerConfig, async_worker
 from vecgym.vector.utils import CloudpickleWrapper, clear_mpi_env_vars
 from vecgym.vector.vector_env import AutoresetMode
@@ -90,6 +92,11 @@ CLAIM_EVERY = 4096
 takes the tokens those workers left there (see :meth:`WorkerPool.claim_tokens`)."""
 _CARRY_INFOS = (Command.STEP, Command.RESET)
 """The commands whose numeric infos may go into shared slots: they hand over a new layout."""
+UNSENDABLE_REQUEST_MSG = (
+    "`{command}` sends its arguments to the worker processes pickled (the actions, the reset "
+    "options, the arguments of `call`, the values of `set_attr`); it was not sent to worker "
+    "{worker} nor to the workers after it"
+)
 TIMEOUT_MSG = (
     "the call to `{method}` timed out after {timeout} second(s); worker(s) {workers} (envs "
     "{envs}) are still running; their late replies will be discarded"
@@ -245,6 +252,7 @@ class WorkerPool:
             cpu=None if spec.cores is None else spec.cores[k],
             threads=spec.threads,
             limiter=spec.limiter,
+            registries=None if self.context == "fork" else carried_registries(),
         )
         process = self.ctx.Process(
             target=spec.worker or async_worker,
@@ -343,8 +351,21 @@ class WorkerPool:
 
     # --- commands ------------------------------------------------------------------------------
     def post(self, k: int, command: Command, payload: Any) -> None:
-        """Post ``command`` to worker ``k`` (its request, if any, follows on the pipe)."""
+        """Post ``command`` to worker ``k`` (its request, if any, follows on the pipe).
+
+        Raises:
+            TypeError: (or the type pickling raised) the request cannot be pickled (an argument of
+                ``call``, a value of ``set_attr``, a reset option): raised before anything is
+                posted to worker ``k``.
+        """
         assert self.views is not None
+        carries_request = command is not Command.CLOSE and (
+            command is not Command.STEP or payload is not None
+        )
+        request = None
+        if carries_request and k != self.local_index:
+            context = UNSENDABLE_REQUEST_MSG.format(command=command.name.lower(), worker=k)
+            request = pickle_for_pipe(Request(self.seq + 1, command, payload), context)
         self.seq += 1
         seq = self.seq
         self.posted_at[k] = time.monotonic()
@@ -367,11 +388,11 @@ class WorkerPool:
         # CLOSE carries nothing and the worker exits without reading its pipe: sending it a
         # request could meet a closed pipe. Every other command's request is read before the
         # worker can exit, so a send can only fail on a dead worker.
-        if command is not Command.CLOSE and (command is not Command.STEP or payload is not None):
+        if request is not None:
             conn = self.pipes[k]
             assert conn is not None
             try:
-                conn.send(Request(seq, command, payload))
+                conn.send_bytes(request)
             except (BrokenPipeError, OSError):
                 if not self.tolerate_dead_pipe:
                     raise self.join_dead(k) from None

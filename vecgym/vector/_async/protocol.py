@@ -33,6 +33,7 @@ import pickle
 import tempfile
 import traceback
 from dataclasses import dataclass, field
+from multiprocessing.reduction import ForkingPickler
 from typing import Any
 
 import numpy as np
@@ -52,6 +53,7 @@ __all__ = [
     "local_pipe",
     "pack_command",
     "pack_done",
+    "pickle_for_pipe",
     "unpack_command",
     "unpack_done",
     "yield_cpu",
@@ -216,6 +218,24 @@ class RemoteError:
         except Exception:
             pickled = None
         return cls(env_index, type_name, str(exc), text, pickled)
+
+
+def pickle_for_pipe(message: Any, context: str) -> bytes:
+    """``message`` pickled as ``Connection.send`` pickles it, for ``Connection.send_bytes``.
+
+    Pickling before anything is posted keeps the two ends in step: a message that cannot be
+    pickled (a lock, a generator, a local class) raises here, before the other end was told to
+    expect it, as an exception of the type pickling raised (``TypeError`` where that type takes
+    other arguments), its message followed by ``context``."""
+    try:
+        return bytes(ForkingPickler.dumps(message))
+    except Exception as exc:
+        text = f"{exc} ({context})"
+        try:
+            wrapped = type(exc)(text)
+        except Exception:
+            wrapped = TypeError(text)
+        raise wrapped from exc
 
 
 @dataclass

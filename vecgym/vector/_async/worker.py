@@ -41,7 +41,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
-from multiprocessing.reduction import recv_handle
+from multiprocessing.reduction import ForkingPickler, recv_handle
 from typing import Any
 
 import numpy as np
@@ -63,9 +63,11 @@ from vecgym.vector._async.protocol import (
     SharedViews,
     map_block,
     pack_done,
+    pickle_for_pipe,
     unpack_command,
     yield_cpu,
 )
+from vecgym.vector._async.registries import CarriedRegistries, restore_registries
 from vecgym.vector._env_call import call_env
 from vecgym.vector.autoreset import AutoresetEnv, same_step_info
 from vecgym.vector.vector_env import AutoresetMode
@@ -93,6 +95,14 @@ OBS_SPACE_MISMATCH_MSG = (
     "AsyncVectorEnv(..., observation_mode={mode!r}) requires every sub-environment's observation "
     "space to {rule}; sub-environment {index} has {got}, expected {expected}"
 )
+UNSENDABLE_MSG = (
+    "sub-environment {env} returned it, and a worker process sends what its envs return to the "
+    "parent pickled: return picklable values, or step this env in the parent with SyncVectorEnv"
+)
+UNSENDABLE_HELLO_MSG = (
+    "the first env's observation space, action space and metadata travel from its worker process "
+    "to the parent pickled"
+)
 ACTION_SPACE_MISMATCH_MSG = (
     "every sub-environment must have the same action space in order to batch actions; "
     "sub-environment {index} has {got}, expected {expected}"
@@ -115,6 +125,8 @@ class WorkerConfig:
         threads: the BLAS / OpenMP thread count set in the worker, or ``None`` to leave it.
         limiter: a semaphore shared by the workers, taken around each env's ``reset`` and ``step``
             (``max_concurrency``), or ``None``.
+        registries: the parent's env registries, for a worker not started with ``fork``
+            (:mod:`vecgym.vector._async.registries`), or ``None``.
     """
 
     worker_index: int
@@ -127,6 +139,7 @@ class WorkerConfig:
     cpu: int | None = None
     threads: int | None = 1
     limiter: Any = None
+    registries: CarriedRegistries | None = None
 
 
 class WorkerState:
@@ -172,6 +185,8 @@ class WorkerState:
         self.actions_in_shm = layout.action_tree is not None
         self.info_writer = InfoWriter()
         self.running = True
+        self.call_envs: list[int] = []
+        """The envs of the last ``call`` command, in the order of its results."""
 
 
 class _LimitedEnv:
@@ -256,11 +271,38 @@ def _current_writer(state: WorkerState) -> InfoWriter:
 
 
 def _finish(state: WorkerState, seq: int, reply: Reply | None) -> None:
-    """Publish completion of command ``seq``: done word, wake the parent, then the reply if any."""
+    """Publish completion of command ``seq``: done word, wake the parent, then the reply if any.
+
+    The reply is pickled first: one that cannot be (an info or a ``call`` result holding a lock,
+    a generator, a local class) is replaced by a reply carrying that error, naming the env whose
+    value it is, so that the command fails in the parent and the worker lives on."""
+    data = None
+    if reply is not None and not isinstance(state.conn, LocalEnd):
+        try:
+            data = ForkingPickler.dumps(reply)
+        except Exception:
+            data = ForkingPickler.dumps(Reply(seq, error=_unsendable(state, reply)))
     state.views.done[state.config.worker_index] = pack_done(seq, reply is not None)
     _DONE_SEMAPHORE[0].release()
-    if reply is not None:
+    if data is not None:
+        state.conn.send_bytes(data)
+    elif reply is not None:
         state.conn.send(reply)
+
+
+def _unsendable(state: WorkerState, reply: Reply) -> RemoteError:
+    """The error of a reply that cannot be pickled, naming the env whose observation, info or
+    ``call`` result fails (the first one)."""
+    parts = [*reply.infos, *(reply.observations or [])]
+    if reply.results is not None:
+        parts += list(zip(state.call_envs, reply.results, strict=False))
+    suspects: list[tuple[int | None, Any]] = sorted(parts, key=lambda part: part[0] or 0)
+    for env_index, value in [*suspects, (None, reply)]:
+        try:
+            pickle_for_pipe(value, UNSENDABLE_MSG.format(env=env_index))
+        except Exception as exc:
+            return RemoteError.capture(exc, env_index)
+    raise AssertionError("a reply that failed to pickle pickled on a second try")
 
 
 def _write_infos(
@@ -449,6 +491,7 @@ def _reset(state: WorkerState, seq: int) -> Reply | None:
 def _call(state: WorkerState, seq: int) -> Reply | None:
     request: Request = state.conn.recv()
     indices, name, args, kwargs = request.payload
+    state.call_envs = indices  # (named by _unsendable when a result cannot be pickled)
     results: list[Any] = []
     for index in indices:
         try:
@@ -585,11 +628,19 @@ def greeting(envs: list[Any], first: bool) -> Hello:
 
 def _start(config: WorkerConfig, conn: Connection) -> WorkerState | None:
     """Build the envs, greet the parent and attach the shared block; ``None`` on failure."""
+    restore_registries(config.registries)
     envs, failed = build_envs(config.env_fns.fn, config.start)
     if failed is not None:
         conn.send(failed)
         return None
-    conn.send(greeting(envs, config.worker_index == 0))
+    try:
+        hello = pickle_for_pipe(greeting(envs, config.worker_index == 0), UNSENDABLE_HELLO_MSG)
+    except Exception as exc:  # a space or metadata that cannot be pickled: say so, and stop
+        conn.send(Hello(error=RemoteError.capture(exc, config.start)))
+        for env in envs:
+            env.close()
+        return None
+    conn.send_bytes(hello)
     request: Request | None = conn.recv()
     if request is None:  # the parent gave up during start-up
         for env in envs:

@@ -18,6 +18,7 @@ from vecgym import error, logger
 from vecgym.vector._async.batch import copy_rows
 from vecgym.vector._async.exits import revive_remote_error
 from vecgym.vector._async.placement import split_slices
+from vecgym.vector._async.registries import carried_registries
 from vecgym.vector._async.scheduler import EnvSlot
 from vecgym.vector._async.supervisor import restart_seed
 from vecgym.vector._boundary import ActionBoundsCheck, check_not_before_reset
@@ -124,6 +125,7 @@ class RayHosts(SubEnvsVectorEnv[Any, Any, np.ndarray]):
         per_node = {node: placement.count((node, cpus)) for node, cpus in nodes}
         restart = self.on_worker_failure == "restart"
         remote_host = self._ray.remote(VectorHost)
+        registries = carried_registries()  # the ids this driver registered, for every host
         self._slices = split_slices(self.num_envs, count)
         self._host_of_env = np.concatenate(
             [np.full(b - a, k, dtype=np.intp) for k, (a, b) in enumerate(self._slices)]
@@ -148,6 +150,7 @@ class RayHosts(SubEnvsVectorEnv[Any, Any, np.ndarray]):
                 workers,
                 False,
                 self.observation_mode,
+                registries,
             )
             self.hosts.append(HostSlot(actor=actor, start=a, stop=b, node=node[:12]))
             self.cpus_per_host.append(cpus)

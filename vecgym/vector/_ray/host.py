@@ -32,6 +32,7 @@ from vecgym.core.env import Env, Wrapper
 from vecgym.core.interop import as_vecgym_env
 from vecgym.vector._async.exits import RemoteTraceback
 from vecgym.vector._async.options import CUSTOM_SPACE_SHARED_MSG
+from vecgym.vector._async.registries import CarriedRegistries, restore_registries
 from vecgym.vector._ray.actions import ActionWire
 from vecgym.vector._ray.observations import ObsStore
 from vecgym.vector._ray.rollout import RolloutRecorder
@@ -239,6 +240,8 @@ class VectorHost:
             actor's own process (SyncVectorEnv).
         check_actions: passed to the local vector env.
         observation_mode: the vector env's ``observation_mode`` (see :func:`build_local`).
+        registries: the driver's env registries, given to this actor before its envs are built
+            (:mod:`vecgym.vector._async.registries`), or ``None``.
     """
 
     def __init__(
@@ -249,6 +252,7 @@ class VectorHost:
         num_workers: int,
         check_actions: bool | str = False,
         observation_mode: Any = "same",
+        registries: CarriedRegistries | None = None,
     ) -> None:
         self.instance = uuid.uuid4().hex
         self.offset = offset
@@ -263,6 +267,7 @@ class VectorHost:
             _TaggedEnvFn(fn, offset + j) for j, fn in enumerate(env_fns)
         ]
         try:
+            restore_registries(registries)
             self.local = build_local(fns, self.mode, num_workers, check_actions, observation_mode)
         except BaseException as exc:
             self.startup_failure = _failure(exc)
