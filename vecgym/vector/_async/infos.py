@@ -55,7 +55,15 @@ from vecgym.vector._async.finals import (
     with_ended,
     with_finals,
 )
-from vecgym.vector._async.nested import NESTED_SEP, flat_values, has_nested, nest_batch, nest_info
+from vecgym.vector._async.nested import (
+    NESTED_SEP,
+    flat_values,
+    has_nested,
+    nest_batch,
+    nest_columns,
+    nest_info,
+    nest_plan,
+)
 from vecgym.vector._async.protocol import create_block, map_block
 from vecgym.vector.vector_env import same_key_columns
 
@@ -393,13 +401,19 @@ class InfoRegistry:
         in_shm = np.flatnonzero(schema_ids)
         if in_shm.size == 0:
             return merge(pickled) if pickled else {}
+        ids = schema_ids[in_shm]
+        first_id = int(ids[0])
+        if not pickled and (ids == first_id).all():
+            # A step where some envs returned one signature and the others nothing (episode ends
+            # with RecordEpisodeStatistics): the general path below, without its grouping.
+            return some_envs_infos(self.layout.schemas[first_id - 1], slots, in_shm, self.num_envs)
         if pickled:
             rebuilt = self._rebuilt(generation, schema_ids, in_shm, slots)
             entries = sorted([*pickled, *rebuilt], key=lambda entry: entry[0])
             return merge(entries)
         views = slots
-        schemas = self.layout.schemas
-        ids, first = np.unique(schema_ids[in_shm], return_index=True)
+        schemas = self.layout.schemas  # (two schemas at least from here on)
+        ids, first = np.unique(ids, return_index=True)
         order = ids[np.argsort(first)].tolist()
         uses: dict[str, list[tuple[Tag, int]]] = {}
         for schema in order:
@@ -407,13 +421,8 @@ class InfoRegistry:
                 uses.setdefault(key, []).append((tag, schema))
         infos = {}
         num_envs = self.num_envs
-        single = len(order) == 1
-        single_mask = schema_ids == order[0] if single else None
         for key, key_uses in uses.items():
-            if single_mask is not None:
-                mask = single_mask.copy()
-            else:
-                mask = np.isin(schema_ids, [schema for _, schema in key_uses])
+            mask = np.isin(schema_ids, [schema for _, schema in key_uses])
             tags = {tag for tag, _ in key_uses}
             if len(tags) > 1:  # the value's type changes between envs: rebuild and merge
                 column = []
@@ -608,15 +617,45 @@ def one_schema_infos(
     """The batched infos of ``count`` envs that all returned the keys and types of
     ``signature``: each key's values, rows ``rows`` of its slot (``None``: the whole slot; else
     a slice or an index array), in a new array, and a mask of its own, all ``True``."""
-    infos: dict[str, Any] = {}
-    every = np.ones(count, dtype=np.bool_)
+    copy = not isinstance(rows, np.ndarray)  # (an index array's rows are a new array already)
+    columns = {}
     for key, tag in signature:
         slot = slots[(key, tag)]
         column = slot if rows is None else slot[rows]
-        infos[key] = column if isinstance(rows, np.ndarray) else column.copy()  # never a view
-        infos[f"_{key}"] = every.copy()  # each key owns its mask; a copy beats np.ones
-    if has_nested(infos):  # one signature: its paths never clash with its other keys
-        return nest_batch(infos) or infos
+        columns[key] = column.copy() if copy else column  # never a view
+    return _with_masks(columns, np.ones(count, dtype=np.bool_))
+
+
+def some_envs_infos(
+    signature: Signature,
+    slots: dict[tuple[str, Tag], np.ndarray],
+    rows: np.ndarray,
+    num_envs: int,
+) -> dict[str, Any]:
+    """The batched infos of a step of every env where only the envs ``rows`` returned an info,
+    all with the keys and types of ``signature`` (episode ends with ``RecordEpisodeStatistics``):
+    each key's array holds their rows and zeros elsewhere, its mask is ``True`` at ``rows``."""
+    columns = {}
+    for key, tag in signature:
+        slot = slots[(key, tag)]
+        column = np.zeros_like(slot)
+        column[rows] = slot[rows]
+        columns[key] = column
+    mask = np.zeros(num_envs, dtype=np.bool_)
+    mask[rows] = True
+    return _with_masks(columns, mask)
+
+
+def _with_masks(columns: dict[str, np.ndarray], mask: np.ndarray) -> dict[str, Any]:
+    """The columns of one signature, each followed by its own copy of ``mask``, in the nested
+    layout where the signature has paths (:func:`~vecgym.vector._async.nested.nest_plan`)."""
+    plan = nest_plan(tuple(columns))
+    if plan is not None:
+        return nest_columns(plan, columns, mask)
+    infos: dict[str, Any] = {}
+    for key, column in columns.items():
+        infos[key] = column
+        infos[f"_{key}"] = mask.copy()  # each key owns its mask; a copy beats np.ones
     return infos
 
 

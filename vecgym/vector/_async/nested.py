@@ -12,11 +12,20 @@ envs whose info had it), and inside it each value followed by its own mask.
 
 from __future__ import annotations
 
-from typing import Any
+import functools
+from typing import Any, Union
 
 import numpy as np
 
-__all__ = ["NESTED_SEP", "flat_values", "has_nested", "nest_batch", "nest_info"]
+__all__ = [
+    "NESTED_SEP",
+    "flat_values",
+    "has_nested",
+    "nest_batch",
+    "nest_columns",
+    "nest_info",
+    "nest_plan",
+]
 
 NESTED_SEP = "\x1f"
 """Joins the keys of a nested info value's path (ASCII unit separator)."""
@@ -95,3 +104,50 @@ def _union_mask(node: dict[str, Any]) -> np.ndarray:
     for mask in masks[1:]:
         union |= mask
     return union
+
+
+Plan = list[tuple[str, Union[str, "Plan"]]]
+"""Where the values of one signature go in the nested layout: ``(name, flat key)`` for a value,
+``(name, plan)`` for a nested dict, in the layout's order."""
+
+
+@functools.lru_cache(maxsize=256)
+def nest_plan(keys: tuple[str, ...]) -> Plan | None:
+    """The :data:`Plan` of the flat ``keys`` of one signature; ``None`` when none is a path (or,
+    which one info's keys never do, a name is both a value and a nested dict).
+
+    Example:
+        >>> nest_plan(("x", "episode\\x1fr", "episode\\x1fl"))
+        [('x', 'x'), ('episode', [('r', 'episode\\x1fr'), ('l', 'episode\\x1fl')])]
+    """
+    if not has_nested(keys):
+        return None
+    root: dict[str, Any] = {}
+    for key in keys:
+        *parents, leaf = key.split(NESTED_SEP)
+        node = root
+        for part in parents:
+            child = node.setdefault(part, {})
+            if type(child) is not dict:
+                return None
+            node = child
+        if leaf in node:
+            return None
+        node[leaf] = key
+    return _as_plan(root)
+
+
+def _as_plan(node: dict[str, Any]) -> Plan:
+    return [(name, item if type(item) is str else _as_plan(item)) for name, item in node.items()]
+
+
+def nest_columns(plan: Plan, columns: dict[str, Any], mask: np.ndarray) -> dict[str, Any]:
+    """The batch of one signature in the nested layout of ``plan``: each value from ``columns``
+    (by flat key) and each nested dict, each followed by a copy of ``mask`` (every value of one
+    signature, and so every nested dict, is present in the same envs). What :func:`nest_batch`
+    gives for those columns each followed by ``mask``, without its search for the layout."""
+    out: dict[str, Any] = {}
+    for name, item in plan:
+        out[name] = columns[item] if isinstance(item, str) else nest_columns(item, columns, mask)
+        out["_" + name] = mask.copy()
+    return out
