@@ -134,8 +134,12 @@ RESTORE = """
 import pickle, sys, warnings
 warnings.simplefilter("error")
 from vecgym.vector._async.registries import restore_registries
+import vecgym
+vecgym.register(  # registered here first, as a spawn worker's __main__ would: it is kept
+    "CarriedString-v0", entry_point="tests.support.registry_envs:ArgEnv", max_episode_steps=9
+)
 restore_registries(pickle.loads(sys.stdin.buffer.read()))
-import gymnasium, vecgym
+import gymnasium
 plugin = sys.modules.get("tests.support.plugin_with_envs")
 gym_registry = gymnasium.envs.registration.registry
 own_registry = vecgym.envs.registration.registry
@@ -153,8 +157,8 @@ def test_a_fresh_interpreter_gets_the_ids_by_importing_what_registered_them(
     registered: Any,
 ) -> None:
     """The plugin is imported (its own spec objects, no second registration) rather than copied;
-    ids nothing registers in a fresh process are copied; vecgym's built-ins come from their own
-    import, so nothing warns of an id registered twice."""
+    ids nothing registers in a fresh process are copied, ids it registered itself are kept;
+    vecgym's built-ins come from their own import, so nothing warns of an id registered twice."""
     result = subprocess.run(
         [sys.executable, "-c", RESTORE],
         input=pickle.dumps(carried_registries()),
@@ -165,7 +169,7 @@ def test_a_fresh_interpreter_gets_the_ids_by_importing_what_registered_them(
     )
     assert result.returncode == 0, result.stderr.decode()[-3000:]
     lines = result.stdout.decode().split()
-    assert lines == ["True", "True", "True", "5", "2", "500", "False"]
+    assert lines == ["True", "True", "True", "5", "9", "500", "False"]
 
 
 def test_the_carry_stays_small_enough_to_travel_inline_with_a_ray_actor(registered: Any) -> None:

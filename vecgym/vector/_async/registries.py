@@ -18,8 +18,11 @@ the start method:
 * the worker (:func:`restore_registries`), before it builds its envs, first imports the entry-point
   modules of the ids it lacks, since importing a package is how it registers its ids (``ale_py``
   then registers all of its own, as in the parent, so they are not registered twice later); then
-  it copies in the specs still missing, and replaces those that differ from the parent's (an id
-  the parent registered again). Nothing is imported that the parent had not loaded.
+  it copies in the specs still missing. Nothing is imported that the parent had not loaded. An
+  id the worker registered itself keeps the worker's spec: a ``spawn`` worker runs the top of
+  ``__main__`` again, and its registrations name its own copy of ``__main__``'s classes, which
+  ``isinstance`` tests in that code expect (an id the parent registered a second time, at run
+  time, with other arguments is the one case this differs from ``fork``).
 
 With ALE's ids in Gymnasium's registry, the carry takes about 9 ms to make and 12 KB to send.
 """
@@ -38,7 +41,7 @@ import cloudpickle
 
 __all__ = ["CarriedRegistries", "carried_registries", "restore_registries"]
 
-#: The registries carried, by name: the module that holds each and the attribute naming it.
+#: The registries carried, by name: the module whose ``registry`` attribute holds each.
 REGISTRIES = {
     "vecgym": "vecgym.core.registration",
     "gymnasium": "gymnasium.envs.registration",
@@ -97,13 +100,6 @@ def carried_registries() -> CarriedRegistries:
     return CarriedRegistries(zlib.compress(pickle.dumps(specs)) if specs else b"")
 
 
-def _differs(existing: Any, spec: Any) -> bool:
-    try:
-        return bool(existing != spec)
-    except Exception:  # kwargs whose comparison raises (numpy arrays): take the parent's
-        return True
-
-
 def restore_registries(carried: CarriedRegistries | None) -> None:
     """Give this process the ids of ``carried`` (see the module docstring); ids this process
     registered and the parent did not are left alone."""
@@ -126,12 +122,10 @@ def restore_registries(carried: CarriedRegistries | None) -> None:
             importlib.import_module(module)
     for name, env_id, _, data in specs:
         registry = registries.get(name)
-        if registry is None:
+        if registry is None or env_id in registry:
             continue
         try:
             spec = cloudpickle.loads(data)
         except Exception:  # an entry point defined in a module this process cannot import
             continue
-        existing = registry.get(env_id)
-        if existing is None or _differs(existing, spec):
-            dict.__setitem__(registry, env_id, spec)  # as the parent holds it, without a warning
+        dict.__setitem__(registry, env_id, spec)  # as the parent holds it, without a warning
