@@ -71,7 +71,7 @@ from vecgym.vector._async.protocol import (
     unpack_done,
     yield_cpu,
 )
-from vecgym.vector._async.registries import carried_registries
+from vecgym.vector._async.registries import CarriedRegistries, carried_registries
 from vecgym.vector._async.worker import WorkerConfig, async_worker
 from vecgym.vector.utils import CloudpickleWrapper, clear_mpi_env_vars
 from vecgym.vector.vector_env import AutoresetMode
@@ -172,6 +172,7 @@ class WorkerPool:
         self._attach_payload: tuple[Any, ...] | None = None
         self._parent_create_time = _parent_create_time()
         self._health: list[Any] = [None] * count
+        self._carried: CarriedRegistries | None = None  # made at the first non-fork start
         #: the shared-memory infos (``_async.infos``), or ``None`` while they are off
         self.info_registry: InfoRegistry | None = None
         self.info_sent = [0] * count  # the info-layout generation each worker was handed
@@ -252,7 +253,7 @@ class WorkerPool:
             cpu=None if spec.cores is None else spec.cores[k],
             threads=spec.threads,
             limiter=spec.limiter,
-            registries=None if self.context == "fork" else carried_registries(),
+            registries=self._registries(),
         )
         process = self.ctx.Process(
             target=spec.worker or async_worker,
@@ -272,6 +273,15 @@ class WorkerPool:
             process.start()
         child_conn.close()
         self._health[k] = None
+
+    def _registries(self) -> CarriedRegistries | None:
+        """The env registries a worker gets at its start: none under ``fork`` (it inherits
+        them), else this process's, taken once (a restarted worker gets the same)."""
+        if self.context == "fork":
+            return None
+        if self._carried is None:
+            self._carried = carried_registries()
+        return self._carried
 
     def receive_startup(self, k: int) -> Any:
         """The next start-up message of worker ``k`` (raising WorkerDied if it dies first)."""
