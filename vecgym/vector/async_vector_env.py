@@ -52,8 +52,8 @@ CartPole-v1 env steps/s                        block only           spin + yield
 ============================================  ===================  ==================
 
 Start method: ``context=None`` chooses ``fork`` where it is safe, else ``forkserver`` or ``spawn``
-(see :mod:`vecgym.vector._async.placement`). Env constructors are always sent through
-``CloudpickleWrapper``, so lambdas and closures work under every method.
+(:mod:`~vecgym.vector._async.placement`). Env constructors travel by cloudpickle, the env ids the
+parent registered go with them (:mod:`~vecgym.vector._async.registries`): any method works.
 
 Failures -- env exceptions re-raised with their type, dead workers (``WorkerDied``), timeouts
 (``WaitTimeout``), restarts, a ``close()`` that never hangs, bad input refused before anything is
