@@ -220,7 +220,7 @@ class RemoteError:
         return cls(env_index, type_name, str(exc), text, pickled)
 
 
-def pickle_for_pipe(message: Any, context: str) -> bytes:
+def pickle_for_pipe(message: Any, context: str) -> memoryview:
     """``message`` pickled as ``Connection.send`` pickles it, for ``Connection.send_bytes``.
 
     Pickling before anything is posted keeps the two ends in step: a message that cannot be
@@ -228,7 +228,7 @@ def pickle_for_pipe(message: Any, context: str) -> bytes:
     expect it, as an exception of the type pickling raised (``TypeError`` where that type takes
     other arguments), its message followed by ``context``."""
     try:
-        return bytes(ForkingPickler.dumps(message))
+        return ForkingPickler.dumps(message)  # a view of its buffer: not copied again
     except Exception as exc:
         text = f"{exc} ({context})"
         try:
