@@ -27,6 +27,7 @@ from tests.support.crashing_envs import DyingEnv, RaisingEnv
 from tests.support.probe_env import ProbeEnv
 from tests.support.slow_env import SlowEnv
 from vecgym import error
+from vecgym.spaces import Space
 from vecgym.vector import AsyncVectorEnv
 from vecgym.vector._async import supervisor
 from vecgym.vector.async_vector_env import RemoteTraceback, restart_seed
@@ -751,3 +752,49 @@ def test_a_named_native_thread_rules_out_fork(name: str, expected: str) -> None:
         for fd in (started_r, started_w, stop_r, stop_w):
             os.close(fd)
     assert named_native_threads() == before
+
+
+class _AnyAction(Space[Any]):
+    """An action space that holds anything (a custom space: its actions travel pickled)."""
+
+    def __init__(self) -> None:
+        super().__init__(None, None)
+
+    def sample(self, mask: Any = None, probability: Any = None) -> Any:
+        return "any"
+
+    def contains(self, x: Any) -> bool:
+        return True
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _AnyAction)
+
+    __hash__ = Space.__hash__
+
+
+class _AnyActionEnv(RaisingEnv):
+    def __init__(self) -> None:
+        super().__init__()
+        self.action_space = _AnyAction()
+
+
+def test_actions_that_cannot_be_pickled_are_refused_before_anything_is_sent() -> None:
+    """Actions outside shared memory travel pickled. One that cannot be pickled fails ``step`` or
+    ``send`` before any worker was posted (``send`` used to mark the envs in flight first, and
+    the next ``recv`` failed an internal assertion)."""
+    envs = _vec([_AnyActionEnv] * 4, "fork")
+    try:
+        envs.reset(seed=0)
+        with pytest.raises(TypeError, match=r"pickle.*`step` sends its arguments"):
+            envs.step(("a", threading.Lock(), "c", "d"))
+        assert envs.step(("a", "b", "c", "d"))[0][:, 0].tolist() == [1.0] * 4
+        envs.send(("a", "b"), env_ids=[0, 1])
+        with pytest.raises(TypeError, match=r"pickle.*`send`.*nothing was sent"):
+            envs.send((threading.Lock(), "x"), env_ids=[2, 3])
+        assert envs.recv(timeout=WAIT_S)[-1].tolist() == [0, 1]
+        envs.send(("y", "x"), env_ids=[2, 3])
+        obs, *_, ids = envs.recv(timeout=WAIT_S)
+        assert ids.tolist() == [2, 3]
+        assert obs[:, 0].tolist() == [2.0, 2.0]
+    finally:
+        envs.close()

@@ -21,12 +21,15 @@ from vecgym.vector._async.batch import select_info
 from vecgym.vector._async.exits import rebuild_remote_error
 from vecgym.vector._async.infos import HeldInfos, contiguous_rows
 from vecgym.vector._async.pool import TIMEOUT_MSG, WorkerPool
-from vecgym.vector._async.protocol import Command
+from vecgym.vector._async.protocol import Command, pickle_for_pipe
 from vecgym.vector._async.supervisor import Supervisor
 
 __all__ = ["EnvSlot", "Scheduler", "mark_running", "select_env_ids"]
 
 ENV_IDS_MSG = "env_ids must be distinct env indices in [0, {}) that are not in flight; got {}"
+UNSENDABLE_ACTIONS_MSG = (
+    "`send` hands actions outside shared memory to the worker processes pickled; nothing was sent"
+)
 
 
 class EnvSlot(enum.IntEnum):
@@ -146,7 +149,14 @@ class Scheduler:
 
     # --- send ----------------------------------------------------------------------------------
     def send(self, ids: npt.NDArray[np.intp], payload: dict[int, Any] | None) -> None:
-        """Start stepping ``ids`` (their actions are written); queue those of busy workers."""
+        """Start stepping ``ids`` (their actions are written); queue those of busy workers.
+
+        Raises:
+            TypeError: (or the type pickling raised) actions outside shared memory that cannot
+                be pickled; nothing is sent, and no env is marked in flight.
+        """
+        if payload is not None:
+            pickle_for_pipe(payload, UNSENDABLE_ACTIONS_MSG)  # before any env is marked running
         self.last_recv = None
         mark_running(self.slots, self.ready, self.infos, ids)
         if self.held is not None:
