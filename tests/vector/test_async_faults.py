@@ -492,6 +492,46 @@ def test_envs_whose_spaces_differ(context: str) -> None:
         AsyncVectorEnv([lambda: SlowEnv(), other], num_workers=2, context=context)
 
 
+NO_GUARD_SCRIPT = """
+import vecgym
+from vecgym.vector import AsyncVectorEnv
+
+try:
+    AsyncVectorEnv([lambda: vecgym.make("CartPole-v1")] * 2, num_workers=2, context={context!r})
+except vecgym.error.WorkerDied as exc:
+    print("WorkerDied:", exc)
+"""
+
+
+@pytest.mark.parametrize("context", [m for m in METHODS if m != "fork"])
+def test_a_script_without_a_main_guard_is_named_as_the_likely_cause(
+    context: str, tmp_path: Any
+) -> None:
+    """The most common start-up failure under spawn / forkserver: the worker runs the script
+    again, which starts another vector env while the worker is still bootstrapping. The error
+    used to blame the env for ending the process."""
+    script = tmp_path / "no_guard.py"
+    script.write_text(NO_GUARD_SCRIPT.format(context=context))
+    shm_before = set(os.listdir("/dev/shm"))
+    result = subprocess.run(
+        [sys.executable, str(script)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=REPO,
+        env=dict(os.environ, PYTHONPATH=REPO),
+        check=False,
+    )
+    assert "WorkerDied:" in result.stdout, result.stderr[-2000:]
+    assert "exit code 1" in result.stdout
+    assert 'without `if __name__ == "__main__":`' in result.stdout
+    # The script's workers, stopped while they started, leave named semaphores that the
+    # script's resource tracker removes after the script has exited: wait for it (bounded).
+    deadline = time.monotonic() + WAIT_S
+    while set(os.listdir("/dev/shm")) - shm_before and time.monotonic() < deadline:
+        time.sleep(0.1)
+
+
 # --- 7. parent death and Ctrl-C (in a child Python process) ---------------------------------------
 def _child(script: str) -> subprocess.Popen[str]:
     env = dict(os.environ, PYTHONPATH=REPO)

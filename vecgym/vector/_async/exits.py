@@ -41,6 +41,12 @@ CAUSES_EXIT = (
     "library calling exit()), or a fatal error of the interpreter"
 )
 CAUSES_UNKNOWN = "the process ended without reporting why"
+CAUSES_START = (
+    "the worker failed before it could build its envs. A `spawn` or `forkserver` worker first "
+    "runs the main module again, then unpickles the env constructors: a script that makes the "
+    'vector env at import time, without `if __name__ == "__main__":`, or a constructor '
+    "defined where the worker cannot import it, stops it there (its traceback is on stderr)"
+)
 WORKER_ERROR_MSG = "{type_name}: {message} (raised in worker {worker}, sub-environment {env})"
 REMOTE_NOTE = "raised in AsyncVectorEnv worker {worker}, sub-environment {env}"
 REMOTE_ERROR_LOG_MSG = (
@@ -87,9 +93,13 @@ def describe_exit(exitcode: int | None) -> tuple[str, str]:
     return f"exit code {exitcode}", CAUSES_EXIT
 
 
-def death_error(k: int, process: Any, envs: range) -> error.WorkerDied:
-    """The :class:`~vecgym.error.WorkerDied` describing how ``process`` (worker ``k``) ended."""
+def death_error(k: int, process: Any, envs: range, bootstrap: bool = False) -> error.WorkerDied:
+    """The :class:`~vecgym.error.WorkerDied` describing how ``process`` (worker ``k``) ended.
+    ``bootstrap``: it was a ``spawn`` / ``forkserver`` worker that died before its first
+    message; exit code 1 then means Python's start-up of the process failed."""
     how, causes = describe_exit(process.exitcode)
+    if bootstrap and process.exitcode == 1:
+        causes = CAUSES_START
     return error.WorkerDied(
         WORKER_DIED_MSG.format(worker=k, pid=process.pid, envs=list(envs), how=how, causes=causes),
         worker=k,

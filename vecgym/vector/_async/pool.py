@@ -229,7 +229,9 @@ class WorkerPool:
             self.local = ParentSlice(k, a, spec.env_fns[a:b], spec.autoreset_mode, spec.limiter)
             self.processes[k], self.pipes[k] = self.local.process, cast(Any, self.local.pipe)
         hellos = [
-            self.local.hello if k == self.local_index and self.local else self.receive_startup(k)
+            self.local.hello
+            if k == self.local_index and self.local
+            else self.receive_startup(k, first=True)
             for k in range(len(self.slices))
         ]
         for k, hello in enumerate(hellos):
@@ -283,8 +285,9 @@ class WorkerPool:
             self._carried = carried_registries()
         return self._carried
 
-    def receive_startup(self, k: int) -> Any:
-        """The next start-up message of worker ``k`` (raising WorkerDied if it dies first)."""
+    def receive_startup(self, k: int, first: bool = False) -> Any:
+        """The next start-up message of worker ``k`` (raising WorkerDied if it dies first);
+        ``first``: its first message, the Hello."""
         conn = self.pipes[k]
         assert conn is not None
         while True:
@@ -296,7 +299,7 @@ class WorkerPool:
                     pass
             if ready:
                 self.processes[k].join(1.0)
-                raise self.join_dead(k)
+                raise self.join_dead(k, bootstrap=first and self.context != "fork")
 
     def attach(self, layout: SharedLayout, spaces: tuple[Any, ...]) -> SharedViews:
         """Create the shared block of ``layout`` and attach every worker to it.
@@ -353,7 +356,7 @@ class WorkerPool:
         self.info_sent[k] = 0
         self.outstanding[k] = 0
         self.spawn(k)
-        hello = self.receive_startup(k)
+        hello = self.receive_startup(k, first=True)
         if hello.error is not None:
             raise rebuild_remote_error(hello.error, k)
         self._send_attach(k)
@@ -585,11 +588,12 @@ class WorkerPool:
         self.outstanding[k] = 0
         return reply
 
-    def join_dead(self, k: int) -> error.WorkerDied:
-        """Join the dead worker ``k`` briefly (to read its exit code) and describe its death."""
+    def join_dead(self, k: int, bootstrap: bool = False) -> error.WorkerDied:
+        """Join the dead worker ``k`` briefly (to read its exit code) and describe its death
+        (``bootstrap``: see :func:`~vecgym.vector._async.exits.death_error`)."""
         process = self.processes[k]
         process.join(0.5)
-        return death_error(k, process, range(*self.slices[k]))
+        return death_error(k, process, range(*self.slices[k]), bootstrap)
 
     # --- health and closing --------------------------------------------------------------------
     def health(self, restarts: list[int]) -> list[dict[str, Any]]:
