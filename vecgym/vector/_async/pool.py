@@ -92,6 +92,8 @@ CLAIM_EVERY = 4096
 takes the tokens those workers left there (see :meth:`WorkerPool.claim_tokens`)."""
 _CARRY_INFOS = (Command.STEP, Command.RESET)
 """The commands whose numeric infos may go into shared slots: they hand over a new layout."""
+START_FAILURE_GRACE_S = 3.0
+"""How long the other workers may take to end by themselves after one failed while starting."""
 UNSENDABLE_REQUEST_MSG = (
     "`{command}` sends its arguments to the worker processes pickled (the actions, the reset "
     "options, the arguments of `call`, the values of `set_attr`); it was not sent to worker "
@@ -228,16 +230,32 @@ class WorkerPool:
             spec = self.spec
             self.local = ParentSlice(k, a, spec.env_fns[a:b], spec.autoreset_mode, spec.limiter)
             self.processes[k], self.pipes[k] = self.local.process, cast(Any, self.local.pipe)
-        hellos = [
-            self.local.hello
-            if k == self.local_index and self.local
-            else self.receive_startup(k, first=True)
-            for k in range(len(self.slices))
-        ]
+        try:
+            hellos = [
+                self.local.hello
+                if k == self.local_index and self.local
+                else self.receive_startup(k, first=True)
+                for k in range(len(self.slices))
+            ]
+        except error.WorkerDied as exc:
+            if exc.exitcode == 1 and self.context != "fork":
+                self._let_starting_workers_end()
+            raise
         for k, hello in enumerate(hellos):
             if hello.error is not None:
                 raise rebuild_remote_error(hello.error, k)
         return cast(Hello, hellos[0])
+
+    def _let_starting_workers_end(self) -> None:
+        """A worker failed in Python's start-up of a ``spawn`` / ``forkserver`` process (see
+        :func:`~vecgym.vector._async.exits.death_error`), and the others most likely fail the
+        same way: let them end by themselves, up to :data:`START_FAILURE_GRACE_S`, before the
+        vector env stops them. One killed while Python's start-up made a named semaphore leaves
+        that semaphore's file in ``/dev/shm``."""
+        deadline = time.monotonic() + START_FAILURE_GRACE_S
+        for process in self.processes:
+            if alive(process):
+                process.join(max(0.0, deadline - time.monotonic()))
 
     def spawn(self, k: int) -> None:
         """Start worker ``k`` (with its current wake-up semaphore) and open its pipe."""
