@@ -113,8 +113,8 @@ Plan = list[tuple[str, Union[str, "Plan"]]]
 
 @functools.lru_cache(maxsize=256)
 def nest_plan(keys: tuple[str, ...]) -> Plan | None:
-    """The :data:`Plan` of the flat ``keys`` of one signature; ``None`` when none is a path (or,
-    which one info's keys never do, a name is both a value and a nested dict).
+    """The :data:`Plan` of the flat ``keys`` of one signature; ``None`` when none is a path.
+    (The keys of one info never make a name both a value and a nested dict.)
 
     Example:
         >>> nest_plan(("x", "episode\\x1fr", "episode\\x1fl"))
@@ -122,19 +122,7 @@ def nest_plan(keys: tuple[str, ...]) -> Plan | None:
     """
     if not has_nested(keys):
         return None
-    root: dict[str, Any] = {}
-    for key in keys:
-        *parents, leaf = key.split(NESTED_SEP)
-        node = root
-        for part in parents:
-            child = node.setdefault(part, {})
-            if type(child) is not dict:
-                return None
-            node = child
-        if leaf in node:
-            return None
-        node[leaf] = key
-    return _as_plan(root)
+    return _as_plan(nest_info({key: key for key in keys}))  # each leaf holds its flat key
 
 
 def _as_plan(node: dict[str, Any]) -> Plan:

@@ -296,7 +296,7 @@ def _unsendable(state: WorkerState, reply: Reply) -> RemoteError:
     parts = [*reply.infos, *(reply.observations or [])]
     if reply.results is not None:
         parts += list(zip(state.call_envs, reply.results, strict=False))
-    suspects: list[tuple[int | None, Any]] = sorted(parts, key=lambda part: part[0] or 0)
+    suspects: list[tuple[int | None, Any]] = [*sorted(parts, key=lambda part: part[0])]
     for env_index, value in [*suspects, (None, reply)]:
         try:
             pickle_for_pipe(value, UNSENDABLE_MSG.format(env=env_index))
