@@ -20,6 +20,9 @@ sys.path.insert(0, str(DOCS / "_ext"))
 os.environ["PYTHONPATH"] = os.pathsep.join(
     [str(ROOT), str(ROOT / "examples"), os.environ.get("PYTHONPATH", "")]
 ).rstrip(os.pathsep)
+# Stable-Baselines3's logger makes a directory per `learn()` in the system's temporary directory
+# unless SB3_LOGDIR names one: keep the executed guides' inside the build directory.
+os.environ.setdefault("SB3_LOGDIR", str(ROOT / "docs" / "_build" / "sb3-logs"))
 # One BLAS thread: the guides' tiny matrix products only slow down with more (see examples/).
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 os.environ.setdefault("OMP_NUM_THREADS", "1")

@@ -150,6 +150,24 @@ def no_leaks() -> Iterator[None]:
     assert not leaked_shm, f"test leaked shared memory entries in {SHM_DIR}: {sorted(leaked_shm)}"
 
 
+@pytest.fixture(autouse=True, scope="session")
+def sb3_log_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Point Stable-Baselines3's logger into pytest's temporary directory for the session.
+
+    Without ``SB3_LOGDIR``, every ``model.learn()`` makes a new ``SB3-<timestamp>`` directory in
+    the system's temporary directory and leaves it there. Examples run as subprocesses inherit
+    the variable. A directory the user set is kept.
+    """
+    if os.environ.get("SB3_LOGDIR"):
+        yield
+        return
+    os.environ["SB3_LOGDIR"] = str(tmp_path_factory.mktemp("sb3-logs"))
+    try:
+        yield
+    finally:
+        os.environ.pop("SB3_LOGDIR", None)
+
+
 # --- the `slow` marker ----------------------------------------------------------------------------
 #: A vector env started with ``spawn`` or ``forkserver`` pays an interpreter start and an import of
 #: vecgym per worker: every test parametrised with one of these start methods is marked ``slow``.
