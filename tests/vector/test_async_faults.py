@@ -30,6 +30,7 @@ from vecgym import error
 from vecgym.spaces import Space
 from vecgym.vector import AsyncVectorEnv
 from vecgym.vector._async import supervisor
+from vecgym.vector._async.exits import failed_in_start_up
 from vecgym.vector.async_vector_env import RemoteTraceback, restart_seed
 from vecgym.vector.vector_env import AutoresetMode
 
@@ -530,6 +531,31 @@ def test_a_script_without_a_main_guard_is_named_as_the_likely_cause(
     deadline = time.monotonic() + WAIT_S
     while set(os.listdir("/dev/shm")) - shm_before and time.monotonic() < deadline:
         time.sleep(0.1)
+
+
+_TEST_PID = os.getpid()
+
+
+def _exit_1_in_a_worker() -> Any:
+    """An env function that ends a worker process with exit code 1 while it builds its envs
+    (and builds CartPole anywhere else)."""
+    if os.getpid() != _TEST_PID:
+        os._exit(1)
+    return ProbeEnv()
+
+
+def test_exit_code_1_before_the_first_message_blames_the_start_up_only_without_fork() -> None:
+    """A ``fork`` child runs no start-up of Python's own: exit code 1 there is the env's doing,
+    and the error must not send the user looking for a missing main guard."""
+    assert failed_in_start_up(1, "spawn")
+    assert failed_in_start_up(1, "forkserver")
+    assert not failed_in_start_up(1, "fork")
+    for code in (0, 2, -9, None):
+        assert not failed_in_start_up(code, "spawn")
+    with pytest.raises(error.WorkerDied) as info:
+        AsyncVectorEnv([_exit_1_in_a_worker] * 2, num_workers=2, context="fork")
+    assert "exit code 1" in str(info.value)
+    assert "__main__" not in str(info.value)
 
 
 # --- 7. parent death and Ctrl-C (in a child Python process) ---------------------------------------

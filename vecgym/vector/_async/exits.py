@@ -19,6 +19,7 @@ __all__ = [
     "RemoteTraceback",
     "death_error",
     "describe_exit",
+    "failed_in_start_up",
     "rebuild_remote_error",
     "revive_remote_error",
 ]
@@ -93,12 +94,19 @@ def describe_exit(exitcode: int | None) -> tuple[str, str]:
     return f"exit code {exitcode}", CAUSES_EXIT
 
 
+def failed_in_start_up(exitcode: int | None, start_method: str) -> bool:
+    """Whether a worker that died before its first message failed in Python's start-up of its
+    process: exit code 1 from a ``spawn`` / ``forkserver`` child (a ``fork`` child has no such
+    start-up; there exit code 1 is the env's doing)."""
+    return exitcode == 1 and start_method != "fork"
+
+
 def death_error(k: int, process: Any, envs: range, bootstrap: bool = False) -> error.WorkerDied:
     """The :class:`~vecgym.error.WorkerDied` describing how ``process`` (worker ``k``) ended.
-    ``bootstrap``: it was a ``spawn`` / ``forkserver`` worker that died before its first
-    message; exit code 1 then means Python's start-up of the process failed."""
+    ``bootstrap``: it failed in Python's start-up of the process (:func:`failed_in_start_up`),
+    whose usual causes the message names instead."""
     how, causes = describe_exit(process.exitcode)
-    if bootstrap and process.exitcode == 1:
+    if bootstrap:
         causes = CAUSES_START
     return error.WorkerDied(
         WORKER_DIED_MSG.format(worker=k, pid=process.pid, envs=list(envs), how=how, causes=causes),

@@ -47,7 +47,7 @@ from multiprocessing.reduction import send_handle
 from typing import Any, cast
 
 from vecgym import error
-from vecgym.vector._async.exits import death_error, rebuild_remote_error
+from vecgym.vector._async.exits import death_error, failed_in_start_up, rebuild_remote_error
 from vecgym.vector._async.infos import InfoRegistry
 from vecgym.vector._async.local import ParentSlice
 from vecgym.vector._async.options import AsyncOptions
@@ -238,7 +238,7 @@ class WorkerPool:
                 for k in range(len(self.slices))
             ]
         except error.WorkerDied as exc:
-            if exc.exitcode == 1 and self.context != "fork":
+            if failed_in_start_up(exc.exitcode, self.context):
                 self._let_starting_workers_end()
             raise
         for k, hello in enumerate(hellos):
@@ -248,10 +248,10 @@ class WorkerPool:
 
     def _let_starting_workers_end(self) -> None:
         """A worker failed in Python's start-up of a ``spawn`` / ``forkserver`` process (see
-        :func:`~vecgym.vector._async.exits.death_error`), and the others most likely fail the
-        same way: let them end by themselves, up to :data:`START_FAILURE_GRACE_S`, before the
-        vector env stops them. One killed while Python's start-up made a named semaphore leaves
-        that semaphore's file in ``/dev/shm``."""
+        :func:`~vecgym.vector._async.exits.failed_in_start_up`), and the others most likely fail
+        the same way: let them end by themselves, up to :data:`START_FAILURE_GRACE_S`, before
+        the vector env stops them. One killed while Python's start-up made a named semaphore
+        leaves that semaphore's file in ``/dev/shm``."""
         deadline = time.monotonic() + START_FAILURE_GRACE_S
         for process in self.processes:
             if alive(process):
@@ -316,8 +316,10 @@ class WorkerPool:
                 except (EOFError, OSError):
                     pass
             if ready:
-                self.processes[k].join(1.0)
-                raise self.join_dead(k, bootstrap=first and self.context != "fork")
+                process = self.processes[k]
+                process.join(1.0)
+                bootstrap = first and failed_in_start_up(process.exitcode, self.context)
+                raise self.join_dead(k, bootstrap=bootstrap)
 
     def attach(self, layout: SharedLayout, spaces: tuple[Any, ...]) -> SharedViews:
         """Create the shared block of ``layout`` and attach every worker to it.
