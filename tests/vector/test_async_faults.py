@@ -538,7 +538,7 @@ _TEST_PID = os.getpid()
 
 def _exit_1_in_a_worker() -> Any:
     """An env function that ends a worker process with exit code 1 while it builds its envs
-    (and builds CartPole anywhere else)."""
+    (and builds a :class:`ProbeEnv` in the test's own process)."""
     if os.getpid() != _TEST_PID:
         os._exit(1)
     return ProbeEnv()
