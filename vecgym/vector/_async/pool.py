@@ -415,7 +415,7 @@ class WorkerPool:
         self.views.command[k] = pack_command(seq, command)
         self.outstanding[k] = seq
         if k == self.local_index:
-            self._run_local(seq, command, payload, new_layout)
+            self._run_local(seq, command, payload, new_layout, carries_request)
             return
         self.wake[k].release()
         # CLOSE carries nothing and the worker exits without reading its pipe: sending it a
@@ -445,13 +445,16 @@ class WorkerPool:
                 return
             self.info_sent[k] = registry.generation
 
-    def _run_local(self, seq: int, command: Command, payload: Any, new_layout: bool) -> None:
+    def _run_local(
+        self, seq: int, command: Command, payload: Any, new_layout: bool, carries_request: bool
+    ) -> None:
         """Hand command ``seq`` to the parent's own slice and run it now (after the workers were
-        posted theirs, since the slice is the last worker)."""
+        posted theirs, since the slice is the last worker); ``carries_request``: as :meth:`post`
+        decided it, the payload goes ahead of the command as a request."""
         local = self.local
         assert local is not None
         pipe = local.pipe
-        if command is not Command.CLOSE and (command is not Command.STEP or payload is not None):
+        if carries_request:
             pipe.send(Request(seq, command, payload))
         registry = self.info_registry
         if new_layout and registry is not None and registry.fd is not None:
