@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 import vecgym
 from tests.vector.helpers import assert_same_batch, pickled_infos_async_vector_env
 from vecgym.vector import AutoresetMode, SyncVectorEnv
-from vecgym.vector.vector_env import merge_info_columns
+from vecgym.vector.vector_env import _scalar_columns_batch, merge_info_columns, same_key_columns
 
 gymnasium = pytest.importorskip("gymnasium")
 
@@ -65,6 +65,93 @@ def test_column_merge_equals_the_fold(rows: list[tuple[bool, dict[str, Any]]]) -
             merge_info_columns(entries, num_envs)
         return
     assert_same_batch(merge_info_columns(entries, num_envs), expected)
+
+
+_scalar_kinds = st.sampled_from(
+    [int, float, bool, np.int8, np.int64, np.uint8, np.float16, np.float32, np.float64, np.bool_]
+)
+
+
+@st.composite
+def _one_info_per_env(draw: st.DrawFn) -> list[dict[str, Any]]:
+    """One info per env with the same keys (in any order per env), each key's values of one
+    scalar type, the per-step infos of MuJoCo and Atari; now and then a value of another type,
+    a big int, a missing or an extra key, or keys the fold must decide (``_x``, ``final_obs``)."""
+    num_envs = draw(st.integers(2, 6))
+    names = st.sampled_from(["x", "y", "lives", "z", "_x", "final_obs", 3])
+    keys = draw(st.lists(names, min_size=1, max_size=4, unique=True))
+    kinds = {key: draw(_scalar_kinds) for key in keys}
+    infos = []
+    for _ in range(num_envs):
+        info: dict[Any, Any] = {}
+        for key in draw(st.permutations(keys)):
+            kind = kinds[key] if draw(st.integers(0, 7)) else draw(_scalar_kinds)
+            value = draw(st.integers(0, 100))
+            info[key] = kind(value / 8) if kind in (float, np.float16, np.float32) else kind(value)
+            if kind is int and not draw(st.integers(0, 15)):
+                info[key] = 2**70
+        infos.append(info)
+    change = draw(st.integers(0, 9))
+    if change == 0:
+        infos[-1].pop(keys[0])
+    elif change == 1:
+        infos[0]["extra"] = 1.5
+    return infos
+
+
+@settings(max_examples=300, deadline=None)
+@given(_one_info_per_env())
+@example([{"x": 1, "y": 2}, {"x": 2**70, "y": 3}])  # the fold raises: no object array
+@example([{"x": 1, "y": 2}, {"x": 2**63, "y": 3}])  # nor a uint64 one
+def test_one_info_per_env_merges_like_the_fold(infos: list[dict[str, Any]]) -> None:
+    """The shortcut for one info per env with the same scalar keys gives the fold's batch
+    (keys, order, dtypes, masks), or leaves it to the general merge."""
+    entries = list(enumerate(infos))
+    num_envs = len(infos)
+    errors = (OverflowError, RuntimeWarning)  # an int beyond int64; beyond float16 (an error here)
+    try:
+        expected = _fold(entries, num_envs)
+    except errors:
+        with pytest.raises(errors):
+            merge_info_columns(entries, num_envs)
+        return
+    assert_same_batch(merge_info_columns(entries, num_envs), expected)
+    found = same_key_columns(infos)
+    shortcut = None if found is None else _scalar_columns_batch(*found, num_envs)
+    if shortcut is not None:
+        assert_same_batch(shortcut, expected)
+        assert list(shortcut) == list(expected)
+        assert all(shortcut[key].dtype == expected[key].dtype for key in expected)
+
+
+def test_one_info_per_env_takes_the_shortcut() -> None:
+    """MuJoCo-like infos (four float keys, one of them float32) go through the shortcut; a
+    column of mixed types, a key starting with ``_`` and ``final_obs`` do not."""
+
+    def info(i: int) -> dict[str, Any]:
+        return {"x": np.float64(i), "y": np.float64(-i), "r": 1.5 * i, "c": np.float32(i / 3)}
+
+    def shortcut(infos: list[dict[str, Any]]) -> dict[str, Any] | None:
+        found = same_key_columns(infos)
+        assert found is not None
+        return _scalar_columns_batch(*found, len(infos))
+
+    infos = [info(i) for i in range(4)]
+    batch = shortcut(infos)
+    assert batch is not None
+    assert list(batch) == ["x", "_x", "y", "_y", "r", "_r", "c", "_c"]
+    assert batch["c"].dtype == np.float32
+    np.testing.assert_array_equal(batch["c"], np.float32([0, 1 / 3, 2 / 3, 1]))
+    assert batch["_r"].all()
+    assert batch["_c"].shape == (4,)
+    batch["_x"][0] = False  # each key owns its mask
+    assert batch["_y"].all()
+    infos[2]["r"] = 2  # an int among floats: widened by the fold's rules
+    assert shortcut(infos) is None
+    assert merge_info_columns(list(enumerate(infos)), 4)["r"].dtype == np.float64
+    for odd in ("_r", "final_obs"):
+        renamed = [{**dict(info(i)), odd: 1.0} for i in range(4)]
+        assert shortcut(renamed) is None
 
 
 def test_keys_with_leading_underscore_fold_like_add_info() -> None:

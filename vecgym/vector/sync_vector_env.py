@@ -12,6 +12,9 @@ import numpy.typing as npt
 from vecgym import error
 from vecgym.core.env import ActType, Env, ObsType, RenderFrame
 from vecgym.core.interop import as_vecgym_env, stepping_target
+from vecgym.core.spaces.box import Box
+from vecgym.core.spaces.multi_binary import MultiBinary
+from vecgym.core.spaces.multi_discrete import MultiDiscrete
 from vecgym.core.spaces.space import Space
 from vecgym.core.spaces.utils import is_space_dtype_shape_equiv
 from vecgym.vector._arguments import INDICES_RANGE_MSG as INDICES_RANGE_MSG
@@ -174,6 +177,8 @@ class SyncVectorEnv(SubEnvsVectorEnv[ObsType, ActType, np.ndarray], Generic[ObsT
         self._was_reset = np.zeros(self.num_envs, dtype=np.bool_)
         self._all_reset = False
         self._action_check = make_action_check(self.single_action_space, self.check_actions)
+        # A batch of such actions as one array is iterated row by row (what ``iterate`` does).
+        self._array_actions = type(self.action_space) in (Box, MultiDiscrete, MultiBinary)
         self._observations: Any = create_empty_array(
             self.single_observation_space, n=self.num_envs, fn=np.zeros
         )
@@ -333,7 +338,10 @@ class SyncVectorEnv(SubEnvsVectorEnv[ObsType, ActType, np.ndarray], Generic[ObsT
         truncations = np.empty(num_envs, dtype=np.bool_)
         env_infos: list[tuple[int, dict[str, Any]]] = []
         write, env_obs = self._write_obs, self._env_obs
-        actions_iter = iterate(self.action_space, actions)
+        if self._array_actions and type(actions) is np.ndarray:
+            actions_iter: Any = actions
+        else:
+            actions_iter = iterate(self.action_space, actions)
         for i, (auto, action) in enumerate(zip(autoreset_envs, actions_iter, strict=True)):
             # AutoresetEnv.step, inlined (see AutoresetEnv.end_episode).
             if auto.needs_reset:
@@ -363,9 +371,12 @@ class SyncVectorEnv(SubEnvsVectorEnv[ObsType, ActType, np.ndarray], Generic[ObsT
                 self.single_observation_space, self._env_obs, self._observations
             )
             return copy_module.deepcopy(self._observations) if self.copy else self._observations
+        observations = self._observations
         if self.copy:
-            return _copy_arrays(self._observations)
-        return self._observations
+            if type(observations) is np.ndarray:
+                return observations.copy()
+            return _copy_arrays(observations)
+        return observations
 
     def render(self) -> tuple[RenderFrame, ...]:
         """Each sub-environment's ``render()`` result, in env order."""
