@@ -21,11 +21,19 @@ def test_readme_has_examples() -> None:
 IMPORTED = re.compile(r"^\s*(?:from|import)\s+([A-Za-z_]\w*)", flags=re.MULTILINE)
 
 
+# Env ids that need a package the block does not import: Atari ids (ale-py, reached through
+# Gymnasium's registry) and MuJoCo's.
+NEEDED_BY_IDS = {'"ALE/': ("ale_py", "gymnasium"), '"HalfCheetah-': ("mujoco", "gymnasium")}
+
+
 def _missing_packages(block: str) -> list[str]:
-    """Top-level packages a block imports that are not installed (optional dependencies)."""
-    return sorted(
-        {name for name in IMPORTED.findall(block) if importlib.util.find_spec(name) is None}
-    )
+    """Top-level packages a block imports or makes envs from that are not installed (optional
+    dependencies)."""
+    needed = set(IMPORTED.findall(block))
+    for marker, packages in NEEDED_BY_IDS.items():
+        if marker in block:
+            needed.update(packages)
+    return sorted(name for name in needed if importlib.util.find_spec(name) is None)
 
 
 @pytest.mark.parametrize("index", range(len(BLOCKS)))
@@ -34,7 +42,7 @@ def test_readme_example_runs(index: int, capsys: pytest.CaptureFixture[str]) -> 
     block = BLOCKS[index]
     missing = _missing_packages(block)
     if missing:
-        pytest.skip(f"README block {index} needs {', '.join(missing)}, which is not installed")
+        pytest.skip(f"README block {index} needs {', '.join(missing)}: not installed")
     namespace: dict[str, object] = {"__name__": "__readme__"}
     exec(compile(block, f"README.md block {index}", "exec"), namespace)
     printed = capsys.readouterr().out.splitlines()
