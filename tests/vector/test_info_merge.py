@@ -150,7 +150,7 @@ def test_one_info_per_env_takes_the_shortcut() -> None:
     assert shortcut(infos) is None
     assert merge_info_columns(list(enumerate(infos)), 4)["r"].dtype == np.float64
     for odd in ("_r", "final_obs"):
-        renamed = [{**dict(info(i)), odd: 1.0} for i in range(4)]
+        renamed = [{**info(i), odd: 1.0} for i in range(4)]
         assert shortcut(renamed) is None
 
 

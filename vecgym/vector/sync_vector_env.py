@@ -13,8 +13,6 @@ from vecgym import error
 from vecgym.core.env import ActType, Env, ObsType, RenderFrame
 from vecgym.core.interop import as_vecgym_env, stepping_target
 from vecgym.core.spaces.box import Box
-from vecgym.core.spaces.multi_binary import MultiBinary
-from vecgym.core.spaces.multi_discrete import MultiDiscrete
 from vecgym.core.spaces.space import Space
 from vecgym.core.spaces.utils import is_space_dtype_shape_equiv
 from vecgym.vector._arguments import INDICES_RANGE_MSG as INDICES_RANGE_MSG
@@ -177,8 +175,9 @@ class SyncVectorEnv(SubEnvsVectorEnv[ObsType, ActType, np.ndarray], Generic[ObsT
         self._was_reset = np.zeros(self.num_envs, dtype=np.bool_)
         self._all_reset = False
         self._action_check = make_action_check(self.single_action_space, self.check_actions)
-        # A batch of such actions as one array is iterated row by row (what ``iterate`` does).
-        self._array_actions = type(self.action_space) in (Box, MultiDiscrete, MultiBinary)
+        # Whether ``iterate`` walks an array of these actions row by row, as ``Box``'s does: the
+        # step loop then iterates such an array itself, without the dispatch.
+        self._array_actions = iterate.dispatch(type(self.action_space)) is iterate.dispatch(Box)
         self._observations: Any = create_empty_array(
             self.single_observation_space, n=self.num_envs, fn=np.zeros
         )
