@@ -33,23 +33,8 @@ OneOf, custom spaces) and all observations when ``shared_memory=False`` travel i
 actions of such action spaces travel in a pickled request. Every command carries a sequence number:
 a reply that arrives after its ``*_wait`` timed out is recognised and discarded.
 
-The policy (a bounded spin that yields, then blocking; the parent spins only while the workers'
-recent replies came within its spin window), its reasons and the cost of each wake-up primitive
-are described in :mod:`vecgym.vector._async.pool`. Measured on the 2-core machine (best / median
-of 3 runs of 1 s, 2 workers, fork):
-
-============================================  ===================  ==================
-CartPole-v1 env steps/s                        block only           spin + yield
-============================================  ===================  ==================
-8 envs                                         82k / 75k            170k / 166k
-64 envs                                        269k / 232k          376k / 360k
-256 envs                                       393k / 327k          450k / 440k
-64 envs, 4 workers (oversubscribed)            215k / 163k          306k / 261k
-64 envs, 8 workers (oversubscribed)            168k / 153k          234k / 175k
-64 envs beside a CPU-bound process             180k / 173k          196k / 146k
-500 us env, 4 envs (bound 3,990)               3,625 / 3,607        3,797 / 3,782
-84x84x4 uint8 frames, 16 envs                  126k / 120k          252k / 236k
-============================================  ===================  ==================
+The policy (a bounded spin that yields, then blocking), its reasons, the cost of each wake-up
+primitive and what it gains are described in :mod:`vecgym.vector._async.pool`.
 
 Start method: ``context=None`` chooses ``fork`` where it is safe, else ``forkserver`` or ``spawn``
 (:mod:`~vecgym.vector._async.placement`). Env constructors travel by cloudpickle, the env ids the
@@ -302,6 +287,9 @@ class AsyncVectorEnv(SubEnvsVectorEnv[ObsType, ActType, np.ndarray], Generic[Obs
         self._ended = np.zeros(self.num_envs, dtype=np.bool_)
         self._all_reset = False
         self._pending_workers: list[int] = []
+        cls = type(self)  # step() calls a subclass's own step_async / step_wait (see step)
+        self._direct_step = cls.step_async is AsyncVectorEnv.step_async
+        self._direct_step &= cls.step_wait is AsyncVectorEnv.step_wait
         self._reset_request: tuple[list[int | None], Any, npt.NDArray[np.bool_]] | None = None
         self.restart_entropy = int(np.random.SeedSequence().generate_state(1, dtype=np.uint32)[0])
         """Mixed into :func:`restart_seed`; set it (e.g. to 0) for reproducible restart seeds."""
@@ -458,6 +446,7 @@ class AsyncVectorEnv(SubEnvsVectorEnv[ObsType, ActType, np.ndarray], Generic[Obs
         return observations, supervisor.report_restarts(infos, self._add_info, truncate=False)
 
     # --- step ------------------------------------------------------------------------------------
+    @_death_breaks
     def step(self, actions: ActType) -> _StepResult[ObsType]:
         """Step every sub-environment with its action (autoresetting per ``autoreset_mode``).
 
@@ -470,7 +459,15 @@ class AsyncVectorEnv(SubEnvsVectorEnv[ObsType, ActType, np.ndarray], Generic[Obs
             ``(observations, rewards, terminations, truncations, infos)``; rewards, terminations
             and truncations are new arrays; observations are copies (``copy=True``) or views of
             the shared buffers that the next call overwrites (``copy=False``).
+
+        ``step_async`` then ``step_wait``, with their results and errors; from the usual state
+        between steps (no call pending, no ``send`` batch, no late worker) without what they check
+        and clear after other calls. A subclass's own ``step_async`` / ``step_wait`` are called.
         """
+        direct = self._direct_step and self._state is AsyncState.DEFAULT and not self.closed
+        if direct and self._supervisor.broken is None and self._scheduler.idle():
+            self._start_step(actions, idle=True)
+            return self._finish_step(self.step_timeout)
         self.step_async(actions)
         return self.step_wait()
 
@@ -489,18 +486,16 @@ class AsyncVectorEnv(SubEnvsVectorEnv[ObsType, ActType, np.ndarray], Generic[Obs
                 stepped then); the message names the envs.
         """
         self._begin("step_async")
+        self._start_step(actions, idle=False)
+
+    def _start_step(self, actions: ActType, *, idle: bool) -> None:
+        """Check and store the actions and post the step (``idle``: see :meth:`step`)."""
         if not self._all_reset:
             check_not_before_reset(self._supervisor.was_reset)
         if self.autoreset_mode is AutoresetMode.DISABLED and self._ended.any():
             raise error.ResetNeeded(STEP_AFTER_END_MSG.format(index=int(np.argmax(self._ended))))
         payload = self._actions.write(actions, None)
-        workers = list(range(len(self._slices)))  # the parent's own slice, if any, comes last
-        self._supervisor.drain_late(workers)
-        self._scheduler.discard()
-        self._scheduler.unmask_all()
-        for k in workers:
-            self._pool.post(k, Command.STEP, payload)
-        self._pending_workers = workers
+        self._pending_workers = self._scheduler.post_step(payload, idle=idle)
         self._state = AsyncState.WAITING_STEP
 
     @_death_breaks
@@ -521,7 +516,10 @@ class AsyncVectorEnv(SubEnvsVectorEnv[ObsType, ActType, np.ndarray], Generic[Obs
         ``infos["worker_restarted"]`` (see :mod:`vecgym.vector._async.supervisor`).
         """
         self._begin(None, awaited=AsyncState.WAITING_STEP)
-        timeout = self.step_timeout if timeout is None else timeout
+        return self._finish_step(self.step_timeout if timeout is None else timeout)
+
+    def _finish_step(self, timeout: float | None) -> _StepResult[ObsType]:
+        """Wait for the posted step and return its batched results (see :meth:`step_wait`)."""
         _, infos = self._collect("step_wait", timeout, restart_hung=True)
         supervisor = self._supervisor
         views = self._views

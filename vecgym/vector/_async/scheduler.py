@@ -128,6 +128,34 @@ class Scheduler:
             return last
         return select_env_ids(env_ids, last, self.slots == _RUNNING)
 
+    def idle(self) -> bool:
+        """Whether nothing is left of ``send`` / ``recv`` (nothing sent, ready or held since the
+        last :meth:`discard`, the whole step mask set) and no worker is still busy with a command
+        whose wait timed out: the usual state between two ``step`` calls."""
+        return (
+            self.mask_all
+            and not (self.sent or self.ready or self.infos)
+            and not any(self.pool.outstanding)
+        )
+
+    def post_step(self, payload: Any, *, idle: bool) -> list[int]:
+        """Post a ``step`` of every env to every worker, the parent's own slice (if any) last,
+        after the late workers finished and ``send`` results were forgotten; the workers.
+
+        Args:
+            payload: the actions' request, or ``None`` when they are in shared memory.
+            idle: :meth:`idle` was true just before (there is nothing late to wait for and the
+                step mask is whole).
+        """
+        workers = list(range(len(self.pool.slices)))
+        if not idle:
+            self.supervisor.drain_late(workers)
+            self.unmask_all()
+        self.discard()
+        for k in workers:
+            self.pool.post(k, Command.STEP, payload)
+        return workers
+
     def unmask_all(self) -> None:
         """Set the whole step mask (before a ``step`` of every env)."""
         if not self.mask_all:

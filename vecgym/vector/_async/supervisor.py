@@ -218,6 +218,8 @@ class Supervisor:
         Raises:
             Exception: the first env error, rebuilt (its type, remote traceback as cause).
         """
+        if not failures and self.pool.settle_quiet(workers):
+            return []  # the usual step: every result in shared memory
         replies: list[tuple[int, Reply | None]] = []
         for k in sorted(workers):
             if failures is not None and k in failures:
