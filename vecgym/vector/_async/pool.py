@@ -630,8 +630,8 @@ class WorkerPool:
 
     def settle_quiet(self, workers: list[int]) -> bool:
         """Mark the finished ``workers`` idle if none of them announced a reply (the usual step,
-        whose results are all in shared memory); whether they were. Otherwise nothing changes
-        and each is settled with :meth:`settle`."""
+        whose results are all in shared memory); whether they were. Otherwise nothing changes:
+        the caller takes each reply with :meth:`settle`."""
         assert self.views is not None
         done = self.views.done
         if any(int(done[k]) & HAS_REPLY for k in workers):

@@ -129,9 +129,10 @@ class Scheduler:
         return select_env_ids(env_ids, last, self.slots == _RUNNING)
 
     def idle(self) -> bool:
-        """Whether nothing is left of ``send`` / ``recv`` (nothing sent, ready or held since the
-        last :meth:`discard`, the whole step mask set) and no worker is still busy with a command
-        whose wait timed out: the usual state between two ``step`` calls."""
+        """Whether nothing is left of ``send`` / ``recv`` (no ``send`` since the last
+        :meth:`discard`, so nothing in flight, ready or held, and the whole step mask set) and no
+        worker is still busy with a command whose wait timed out: the usual state between two
+        ``step`` calls."""
         return (
             self.mask_all
             and not (self.sent or self.ready or self.infos)
