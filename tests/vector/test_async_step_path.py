@@ -17,8 +17,11 @@ import pytest
 import vecgym
 from tests.support.slow_env import SlowEnv
 from tests.vector.helpers import assert_same_batch
+from tests.vector.test_async_differential import SpaceEnv
 from vecgym import error
+from vecgym.spaces import Box, Text
 from vecgym.vector import AsyncVectorEnv, SyncVectorEnv
+from vecgym.vector._async.protocol import Command
 
 NUM_ENVS = 4
 
@@ -155,3 +158,35 @@ def test_step_refuses_what_step_async_refuses() -> None:
         envs.close()
     with pytest.raises(error.ClosedEnvironmentError):
         envs.step(actions)
+
+
+@pytest.mark.parametrize("parent_envs", [0, 2])
+def test_each_worker_is_sent_its_own_envs_actions_only(parent_envs: int) -> None:
+    # Text actions travel pickled: each worker's request holds its envs' actions, not the batch
+    fns = [(lambda: SpaceEnv(Box(-1, 1, (2,), np.float32), Text(4), 3))] * NUM_ENVS
+    envs = AsyncVectorEnv(fns, num_workers=2 - bool(parent_envs), parent_envs=parent_envs)
+    sync = SyncVectorEnv(fns)
+    posted: list[tuple[int, list[int] | None]] = []
+    post = envs._pool.post
+
+    def recording(k: int, command: Any, payload: Any) -> None:
+        if command is Command.STEP:
+            posted.append((k, None if payload is None else sorted(payload)))
+        post(k, command, payload)
+
+    envs._pool.post = recording  # type: ignore[method-assign]
+    try:
+        assert_same_batch(envs.reset(seed=1), sync.reset(seed=1))
+        envs.action_space.seed(2)
+        for t in range(4):
+            posted.clear()
+            actions = envs.action_space.sample()
+            assert_same_batch(envs.step(actions), sync.step(actions), f"step {t}")
+            assert posted == [(0, [0, 1]), (1, [2, 3])]
+        posted.clear()
+        envs.send(("ab", "c"), env_ids=[1, 2])
+        assert posted == [(0, [1]), (1, [2])]
+        assert sorted(envs.recv()[-1].tolist()) == [1, 2]
+    finally:
+        envs.close()
+        sync.close()

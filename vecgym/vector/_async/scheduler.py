@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import enum
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import numpy as np
@@ -30,6 +30,12 @@ ENV_IDS_MSG = "env_ids must be distinct env indices in [0, {}) that are not in f
 UNSENDABLE_ACTIONS_MSG = (
     "`send` hands actions outside shared memory to the worker processes pickled; nothing was sent"
 )
+
+
+def _part(payload: dict[int, Any] | None, env_ids: Iterable[int]) -> dict[int, Any] | None:
+    """The actions of ``env_ids`` in a pickled request's ``payload`` (``None``: the actions are
+    in shared memory): each worker is sent its own envs' actions only."""
+    return None if payload is None else {i: payload[i] for i in env_ids}
 
 
 class EnvSlot(enum.IntEnum):
@@ -148,13 +154,14 @@ class Scheduler:
             idle: :meth:`idle` was true just before (there is nothing late to wait for and the
                 step mask is whole).
         """
-        workers = list(range(len(self.pool.slices)))
+        slices = self.pool.slices
+        workers = list(range(len(slices)))
         if not idle:
             self.supervisor.drain_late(workers)
             self.unmask_all()
         self.discard()
         for k in workers:
-            self.pool.post(k, Command.STEP, payload)
+            self.pool.post(k, Command.STEP, _part(payload, range(*slices[k])))
         return workers
 
     def unmask_all(self) -> None:
@@ -197,7 +204,7 @@ class Scheduler:
                 if payload is not None:
                     self.queued_payload.update({i: payload[i] for i in env_list})
             else:
-                self._dispatch(k, env_list, payload)
+                self._dispatch(k, env_list, _part(payload, env_list))
 
     def _dispatch(self, k: int, env_list: list[int], payload: dict[int, Any] | None) -> None:
         a, b = self.pool.slices[k]
