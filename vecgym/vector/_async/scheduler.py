@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import enum
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -30,12 +30,6 @@ ENV_IDS_MSG = "env_ids must be distinct env indices in [0, {}) that are not in f
 UNSENDABLE_ACTIONS_MSG = (
     "`send` hands actions outside shared memory to the worker processes pickled; nothing was sent"
 )
-
-
-def _part(payload: dict[int, Any] | None, env_ids: Iterable[int]) -> dict[int, Any] | None:
-    """The actions of ``env_ids`` in a pickled request's ``payload`` (``None``: the actions are
-    in shared memory): each worker is sent its own envs' actions only."""
-    return None if payload is None else {i: payload[i] for i in env_ids}
 
 
 class EnvSlot(enum.IntEnum):
@@ -154,14 +148,15 @@ class Scheduler:
             idle: :meth:`idle` was true just before (there is nothing late to wait for and the
                 step mask is whole).
         """
-        slices = self.pool.slices
-        workers = list(range(len(slices)))
+        workers = list(range(len(self.pool.slices)))
         if not idle:
             self.supervisor.drain_late(workers)
             self.unmask_all()
         self.discard()
-        for k in workers:
-            self.pool.post(k, Command.STEP, _part(payload, range(*slices[k])))
+        for k, (a, b) in enumerate(self.pool.slices):
+            # a pickled request carries the worker's own envs' actions only
+            part = None if payload is None else {i: payload[i] for i in range(a, b)}
+            self.pool.post(k, Command.STEP, part)
         return workers
 
     def unmask_all(self) -> None:
@@ -204,7 +199,8 @@ class Scheduler:
                 if payload is not None:
                     self.queued_payload.update({i: payload[i] for i in env_list})
             else:
-                self._dispatch(k, env_list, _part(payload, env_list))
+                part = None if payload is None else {i: payload[i] for i in env_list}
+                self._dispatch(k, env_list, part)
 
     def _dispatch(self, k: int, env_list: list[int], payload: dict[int, Any] | None) -> None:
         a, b = self.pool.slices[k]
