@@ -489,12 +489,6 @@ class WorkerPool:
         assert self.views is not None
         return is_done(int(self.views.done[k]), self.outstanding[k])
 
-    def all_finished(self, workers: list[int]) -> bool:
-        """Whether every one of ``workers`` finished its outstanding command."""
-        assert self.views is not None
-        done, outstanding = self.views.done, self.outstanding
-        return all(is_done(int(done[k]), outstanding[k]) for k in workers)
-
     def wait_done(
         self,
         workers: list[int],
@@ -513,7 +507,7 @@ class WorkerPool:
         with ``restart_hung``, those still busy at the deadline) are appended to it instead and
         no longer waited for. Sentinels are only looked at when a wait slice times out.
         """
-        if need >= len(workers) and self.all_finished(workers):
+        if need >= len(workers) and all(map(self.finished, workers)):
             # The usual end of a step: everything finished already (a wait of zero).
             self.recent_wait_s -= WAIT_AVERAGING * self.recent_wait_s
             self._count_unclaimed()

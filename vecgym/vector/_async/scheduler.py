@@ -194,12 +194,13 @@ class Scheduler:
             self.held.forget(ids)
         self.sent = True
         for k, env_list in self.group(ids.tolist()).items():
+            # a pickled request carries the worker's own envs' actions only
+            part = None if payload is None else {i: payload[i] for i in env_list}
             if self.pool.outstanding[k]:
                 self.queued.setdefault(k, []).extend(env_list)
-                if payload is not None:
-                    self.queued_payload.update({i: payload[i] for i in env_list})
+                if part is not None:
+                    self.queued_payload.update(part)
             else:
-                part = None if payload is None else {i: payload[i] for i in env_list}
                 self._dispatch(k, env_list, part)
 
     def _dispatch(self, k: int, env_list: list[int], payload: dict[int, Any] | None) -> None:
