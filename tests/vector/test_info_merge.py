@@ -537,6 +537,117 @@ def test_recv_batches_mixing_held_and_pickled_infos(batch_size: int) -> None:
         reference.close()
 
 
+class _KeyOrderEnv(gymnasium.Env[np.ndarray, np.ndarray]):
+    """Numeric infos whose keys come in an order of the env's own: ``a``, ``b`` in even-indexed
+    envs, ``b``, ``a`` in odd ones."""
+
+    observation_space = gymnasium.spaces.Box(-1.0, 1.0, (1,), np.float32)
+    action_space = gymnasium.spaces.Discrete(2)
+
+    def __init__(self, index: int) -> None:
+        self.index = index
+        self._t = 0
+
+    def reset(self, *, seed: int | None = None, options: Any = None) -> Any:
+        super().reset(seed=seed)
+        self._t = 0
+        return np.zeros(1, dtype=np.float32), {}
+
+    def step(self, action: Any) -> Any:
+        self._t += 1
+        pairs = [("a", float(self._t)), ("b", self.index)]
+        info = dict(pairs if self.index % 2 == 0 else pairs[::-1])
+        return np.zeros(1, dtype=np.float32), 0.0, False, False, info
+
+
+def test_recv_keeps_each_envs_info_key_order() -> None:
+    """Envs of one worker return the same numeric keys in different orders. A ``recv`` batch of
+    one env lists its keys (and masks) in that env's order, as the pickled path (Gymnasium's
+    fold) does, with the same values; a whole ``step`` lists them in the first env's order."""
+    from vecgym.vector import AsyncVectorEnv
+
+    fns = [lambda i=i: _KeyOrderEnv(i) for i in range(4)]
+    kwargs: dict[str, Any] = {"num_workers": 1, "batch_size": 1}
+    ours = AsyncVectorEnv(fns, **kwargs)
+    reference = pickled_infos_async_vector_env(fns, **kwargs)
+    try:
+        for envs in (ours, reference):
+            envs.reset(seed=0)
+        for t in range(6):
+            for envs in (ours, reference):
+                envs.send(np.zeros(4, dtype=np.int64), np.arange(4))
+            for _ in range(4):
+                got = ours.recv(timeout=30)
+                want = reference.recv(timeout=30)
+                assert list(got[4]) == list(want[4]), f"round {t}, env {got[-1]}"
+                assert_same_batch(got, want, f"round {t}")
+        got_step = ours.step(np.zeros(4, dtype=np.int64))[4]
+        want_step = reference.step(np.zeros(4, dtype=np.int64))[4]
+        assert list(got_step) == list(want_step) == ["a", "_a", "b", "_b"]
+        assert_same_batch(got_step, want_step)
+    finally:
+        ours.close()
+        reference.close()
+
+
+@pytest.mark.parametrize(("num_envs", "parent_envs"), [(4, 0), (6, 4)])
+def test_held_infos_stay_their_envs_while_the_worker_steps_others(
+    num_envs: int, parent_envs: int
+) -> None:
+    """Infos held for a later ``recv`` are read from the shared slots when that ``recv`` takes
+    them. Meanwhile the same worker (or the parent's slice) steps its other envs, which it was
+    sent again after the first half of its slice was received, and writes their rows of the same
+    slot arrays, now and then in a layout learned meanwhile (``level`` turns int). Each env's
+    k-th transition equals the pickled path's: its actions depend on the env and k only."""
+    from tests.support.info_envs import InfoEnv
+    from vecgym.vector import AsyncVectorEnv
+
+    fns = [lambda i=i: InfoEnv(i, numeric_only=True) for i in range(num_envs)]
+    kwargs: dict[str, Any] = {"num_workers": 1, "parent_envs": parent_envs, "batch_size": 2}
+
+    def action(i: int, k: int) -> np.ndarray:
+        sign = -1.0 if (i + k) % 3 == 0 else 1.0
+        return np.array([sign * (0.1 + 0.01 * k), 0.2 + 0.01 * i], dtype=np.float32)
+
+    def transitions(envs: Any, rounds: int) -> dict[tuple[int, int], Any]:
+        envs.reset(seed=9)
+        count = [0] * num_envs
+        out: dict[tuple[int, int], Any] = {}
+        ids = np.arange(num_envs)
+        for _ in range(rounds):
+            envs.send(np.stack([action(i, count[i]) for i in ids.tolist()]), ids)
+            obs, rewards, terminated, truncated, infos, ids = envs.recv(timeout=30)
+            assert len(ids) == 2
+            for j, i in enumerate(ids.tolist()):
+                info = {
+                    key: value[j]
+                    for key, value in infos.items()
+                    if not key.startswith("_") and infos[f"_{key}"][j]
+                }
+                out[(i, count[i])] = (obs[j].copy(), rewards[j], terminated[j], truncated[j], info)
+                count[i] += 1
+        return out
+
+    ours = AsyncVectorEnv(fns, **kwargs)
+    reference = pickled_infos_async_vector_env(fns, **kwargs)
+    try:
+        got, want = transitions(ours, 40), transitions(reference, 40)
+        assert ours._info_registry is not None
+        assert ours._info_registry.generation >= 2
+    finally:
+        ours.close()
+        reference.close()
+    common = got.keys() & want.keys()
+    assert len(common) >= 60
+    for i, k in sorted(common):
+        (obs, reward, term, trunc, info), expected = got[(i, k)], want[(i, k)]
+        np.testing.assert_array_equal(obs, expected[0], err_msg=f"env {i} step {k}")
+        assert (reward, term, trunc) == expected[1:4], f"env {i} step {k}"
+        assert info.keys() == expected[4].keys(), f"env {i} step {k}"
+        for key, value in expected[4].items():
+            np.testing.assert_array_equal(info[key], value, err_msg=f"env {i} step {k} {key}")
+
+
 @pytest.mark.parametrize(
     ("num_workers", "parent_envs", "ids_form"),
     [(2, 0, "array"), (2, 0, "none"), (1, 3, "list"), (3, 0, "int32"), (3, 0, "gapped")],
@@ -712,6 +823,9 @@ _slot_infos = st.dictionaries(st.sampled_from(["x", "y", "z"]), _slot_scalars, m
     st.lists(_slot_infos, min_size=1, max_size=6),
     st.lists(_slot_infos, max_size=3),
     st.booleans(),
+)
+@example(  # the same keys in another order: another signature, so env by env
+    [{"x": 0, "y": 0, "z": 0}, {"x": 0, "z": 0, "y": 0}], [], False
 )
 def test_info_writer_batch_equals_env_by_env(
     infos: list[dict[str, Any]], learned_from: list[dict[str, Any]], contiguous: bool

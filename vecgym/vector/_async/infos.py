@@ -248,10 +248,11 @@ class InfoWriter:
         self, indices: list[int], infos: list[dict[str, Any]], proposals: list[Signature]
     ) -> list[int]:
         """:meth:`write` for the infos of several envs (``indices[k]`` returned ``infos[k]``): the
-        schema id of each. When they all have the same keys, each key's values of one type and a
-        known schema, each slot is written once for all of them (one numpy assignment per key
-        instead of one per key and env); anything else goes env by env."""
-        if len(infos) > 1:
+        schema id of each. When they all have the same keys in the same order (a schema names its
+        keys in order, and an info rebuilt from the slots has that order), each key's values of
+        one type and a known schema, each slot is written once for all of them (one numpy
+        assignment per key instead of one per key and env); anything else goes env by env."""
+        if len(infos) > 1 and len(set(map(tuple, infos))) == 1:
             found = same_key_columns(infos)
             if found is not None:
                 keys, columns = found
@@ -362,16 +363,9 @@ class InfoRegistry:
             self._uniform_ids[schema] = uniform
         return uniform
 
-    def materialize(
-        self,
-        generation: int,
-        index: int,
-        schema: int,
-        views: dict[tuple[str, Tag], np.ndarray] | None = None,
-    ) -> dict[str, Any]:
-        """The info dict env ``index`` returned, rebuilt from the slots of ``generation`` (or from
-        ``views``, arrays of the same layout)."""
-        views = self._views[generation] if views is None else views
+    def materialize(self, generation: int, index: int, schema: int) -> dict[str, Any]:
+        """The info dict env ``index`` returned, rebuilt from the slots of ``generation``."""
+        views = self._views[generation]
         signature = self.layout.schemas[schema - 1]
         info = {key: _value_of(tag, views[(key, tag)][index]) for key, tag in signature}
         return nest_info(info) if has_nested(info) else info
@@ -382,7 +376,6 @@ class InfoRegistry:
         generation: int,
         pickled: list[tuple[int, dict[str, Any]]],
         merge: MergeInfos,
-        views: dict[tuple[str, Tag], np.ndarray] | None = None,
     ) -> dict[str, Any]:
         """The batched infos of a step of every env.
 
@@ -391,10 +384,9 @@ class InfoRegistry:
             generation: the layout generation the workers wrote with.
             pickled: the pickled infos, ``(env_index, info)`` in env order.
             merge: :meth:`VectorEnv._merge_infos`, for what is not a plain slot copy.
-            views: the slot arrays to read (``None``: the shared ones of ``generation``).
         """
         first_id = int(schema_ids[0])
-        slots = self._views[generation] if views is None else views
+        slots = self._views[generation]
         if first_id and not pickled and schema_ids.tobytes() == self._uniform(first_id, schema_ids):
             # The usual step: every env returned the same keys with the same types.
             return one_schema_infos(self.layout.schemas[first_id - 1], slots, None, self.num_envs)
@@ -408,7 +400,7 @@ class InfoRegistry:
             # with RecordEpisodeStatistics): the general path below, without its grouping.
             return some_envs_infos(self.layout.schemas[first_id - 1], slots, in_shm, self.num_envs)
         if pickled:
-            rebuilt = self._rebuilt(generation, schema_ids, in_shm, slots)
+            rebuilt = self._rebuilt(generation, schema_ids, in_shm)
             entries = sorted([*pickled, *rebuilt], key=lambda entry: entry[0])
             return merge(entries)
         views = slots
@@ -445,26 +437,28 @@ class InfoRegistry:
             return infos
         nested = nest_batch(infos)
         if nested is None:  # a name both a value and a nested dict: batched env by env
-            return merge(self._rebuilt(generation, schema_ids, in_shm, slots))
+            return merge(self._rebuilt(generation, schema_ids, in_shm))
         return nested
 
     def _rebuilt(
-        self,
-        generation: int,
-        schema_ids: np.ndarray,
-        envs: np.ndarray,
-        slots: dict[tuple[str, Tag], np.ndarray],
+        self, generation: int, schema_ids: np.ndarray, envs: np.ndarray
     ) -> list[tuple[int, dict[str, Any]]]:
-        """``(env, info)`` of each env of ``envs``, rebuilt from ``slots`` (:meth:`materialize`)."""
-        return [
-            (i, self.materialize(generation, i, int(schema_ids[i]), slots)) for i in envs.tolist()
-        ]
+        """``(env, info)`` of each env of ``envs``, rebuilt from the slots of ``generation``
+        (:meth:`materialize`)."""
+        return [(i, self.materialize(generation, i, int(schema_ids[i]))) for i in envs.tolist()]
 
 
 class HeldInfos:
-    """Numeric infos of envs stepped through ``send`` / ``recv``, held by the parent between the
-    moment their worker finished (when they are copied out of the shared slots, before the worker
-    can be sent the same envs again) and the ``recv`` that returns them; assembled per batch.
+    """Numeric infos of envs stepped through ``send`` / ``recv``, held between the moment their
+    worker finished and the ``recv`` that returns them; assembled per batch.
+
+    They are held where the worker wrote them, in the shared slots of the layout generation it
+    wrote with: only their schema ids and that generation are noted when the worker finishes, and
+    the values are read (copied) when a ``recv`` takes them. Nothing can overwrite them meanwhile.
+    A worker writes an env's rows only when it steps or resets that env, and each way to that
+    forgets the env's held info first: a ``send`` of it (see ``Scheduler.send``), a ``step`` or
+    ``reset`` of every env, or the replacement of its worker. The blocks of older generations stay
+    mapped for the registry's life, so a generation learned meanwhile changes nothing either.
 
     Args:
         registry: the parent's registry.
@@ -476,38 +470,17 @@ class HeldInfos:
         self.schema = np.zeros(num_envs, dtype=np.int64)
         """Each env's held schema id (0: nothing held in this form)."""
         self.generation = np.zeros(num_envs, dtype=np.int64)
-        self._values: dict[int, dict[tuple[str, Tag], np.ndarray]] = {}
         self.finals: dict[int, tuple[Any, dict[str, Any]]] = {}
         """``SAME_STEP`` episode ends: env -> its final observation and final info."""
 
     def hold(self, generation: int, rows: list[int], schema_ids: np.ndarray) -> None:
-        """Copy the slots of ``rows`` (written with ``generation``, schema ids ``schema_ids``
-        indexed by env) into the parent's own arrays: one copy per key and schema."""
+        """Hold the infos the worker just wrote for ``rows`` into the slots of ``generation``:
+        note their schema ids (``schema_ids``, indexed by env) and the generation."""
         if not rows or not self.registry.layout.schemas:
             return  # nothing can be in the slots before a schema is learned (envs with empty infos)
         envs: Any = contiguous_rows(rows)
-        ids = schema_ids[envs]
-        self.schema[envs] = ids
+        self.schema[envs] = schema_ids[envs]
         self.generation[envs] = generation
-        first = int(ids[0])
-        if first and (ids == first).all():  # the usual batch: one schema (rows or a slice)
-            groups: list[tuple[int, Any]] = [(first, envs)]
-        elif not ids.any():
-            return
-        else:
-            envs = np.asarray(rows, dtype=np.intp)
-            ids = schema_ids[envs]
-            groups = [(schema, envs[ids == schema]) for schema in np.unique(ids[ids != 0]).tolist()]
-        slots = self.registry.views(generation)
-        held = self._values.setdefault(generation, {})
-        schemas = self.registry.layout.schemas  # ids keep their meaning: schemas only grow
-        for schema, chosen in groups:
-            for key, tag in schemas[schema - 1]:
-                store = held.get((key, tag))
-                if store is None:
-                    shape, dtype = _slot_shape_dtype(tag)
-                    store = held[(key, tag)] = np.zeros((self.registry.num_envs, *shape), dtype)
-                store[chosen] = slots[(key, tag)][chosen]
 
     def hold_finals(self, generation: int, rows: list[int], views: Any) -> None:
         """Copy out the final observations and final infos that ``SAME_STEP`` episode ends of
@@ -548,7 +521,7 @@ class HeldInfos:
         if not schema:
             return None
         self.schema[i] = 0
-        return self.registry.materialize(0, i, schema, self._values[int(self.generation[i])])
+        return self.registry.materialize(int(self.generation[i]), i, schema)
 
     def take(
         self, take: list[int], pickled: list[tuple[int, dict[str, Any]]], merge: MergeInfos
@@ -575,10 +548,10 @@ class HeldInfos:
             generation = int(generations[0])
             if (generations == generation).all():
                 # The usual batch: every env held with one schema. Its rows straight from the
-                # held arrays, as the general path below would select them.
+                # slots, as the general path below would select them.
                 self.schema[rows] = 0
                 signature = self.registry.layout.schemas[first - 1]
-                return one_schema_infos(signature, self._values[generation], rows, len(take))
+                return one_schema_infos(signature, self.registry.views(generation), rows, len(take))
         envs = np.asarray(take, dtype=np.intp)
         return select_info(self._take_every_env(envs, pickled, merge), envs)
 
@@ -599,10 +572,9 @@ class HeldInfos:
         schema_ids[envs] = ids
         if len(generations) == 1:
             generation = generations.pop()
-            values = self._values[generation]
-            return self.registry.assemble(schema_ids, generation, pickled, merge, values)
+            return self.registry.assemble(schema_ids, generation, pickled, merge)
         rebuilt = [
-            (i, self.registry.materialize(0, i, int(schema_ids[i]), self._values[gen]))
+            (i, self.registry.materialize(gen, i, int(schema_ids[i])))
             for i, gen in zip(held.tolist(), self.generation[held].tolist(), strict=True)
         ]
         return merge(sorted([*pickled, *rebuilt], key=lambda entry: entry[0]))

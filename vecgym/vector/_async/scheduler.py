@@ -283,8 +283,8 @@ class Scheduler:
             done_now = stepped
         registry = self.pool.info_registry
         if registry is not None and (reply is None or reply.error is None):
-            # Infos the worker wrote into shared memory (_async.infos): read them before the
-            # worker is sent its queued envs and writes those rows again.
+            # Infos the worker wrote into shared memory (_async.infos) stay in its slots until
+            # taken (HeldInfos): note their schema ids and the worker's layout generation.
             assert self.pool.views is not None
             assert self.held is not None
             self.held.hold(self.pool.info_sent[k], done_now, self.pool.views.info_schema)
