@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import types
 import zlib
 from pathlib import Path
 from typing import Any
@@ -42,6 +43,11 @@ TOP_LEVEL_PAGES = {
 
 FUNDAMENTAL_SPACES = {"Box", "Discrete", "MultiBinary", "MultiDiscrete", "Text"}
 
+# Names that Gymnasium's modules without ``__all__`` merely import from these are not Gymnasium's
+# (``typing.Any`` in ``gymnasium.utils.env_checker``, ``from __future__ import annotations``);
+# their kind changes between Python versions (``typing.Any`` is a class from 3.11 on).
+FOREIGN_MODULES = {"typing", "collections.abc", "__future__"}
+
 # Where a single-env wrapper is documented, by the module that defines it.
 WRAPPER_PAGES = {
     "transform_observation": "api/wrappers/observation_wrappers/",
@@ -67,6 +73,8 @@ def _public_names(module_name: str) -> list[str]:
 
 
 def _role(obj: Any) -> str:
+    if isinstance(obj, types.GenericAlias) or type(obj).__module__ == "typing":
+        return "data"  # a type alias (Python 3.10 takes ``tuple[int]`` for a class)
     if inspect.isclass(obj):
         return "exception" if issubclass(obj, BaseException) else "class"
     if callable(obj):
@@ -137,7 +145,7 @@ def entries() -> list[tuple[str, str, str]]:
                 obj = getattr(module, name, None)
             except (ImportError, DependencyNotInstalled):  # a lazy wrapper whose library is missing
                 obj = type
-            if inspect.ismodule(obj):
+            if inspect.ismodule(obj) or getattr(obj, "__module__", None) in FOREIGN_MODULES:
                 continue
             page = _page(module_name, name, obj)
             if page is None:
