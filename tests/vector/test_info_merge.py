@@ -595,10 +595,11 @@ def test_held_infos_stay_their_envs_while_the_worker_steps_others(
     num_envs: int, parent_envs: int
 ) -> None:
     """Infos held for a later ``recv`` are read from the shared slots when that ``recv`` takes
-    them. Meanwhile the same worker (or the parent's slice) steps its other envs, which it was
-    sent again after the first half of its slice was received, and writes their rows of the same
-    slot arrays, now and then in a layout learned meanwhile (``level`` turns int). Each env's
-    k-th transition equals the pickled path's: its actions depend on the env and k only."""
+    them. Meanwhile the same stepper (a worker, or the parent's slice) steps the other half of
+    its four envs, sent again after they were received, and writes their rows of the same slot
+    arrays, now and then in a layout learned meanwhile (``level`` turns int). Only that slice's
+    envs are sent, so the batches alternate between its halves in a fixed order; each env's k-th
+    transition equals the pickled path's (its actions depend on the env and k only)."""
     from tests.support.info_envs import InfoEnv
     from vecgym.vector import AsyncVectorEnv
 
@@ -610,14 +611,17 @@ def test_held_infos_stay_their_envs_while_the_worker_steps_others(
         return np.array([sign * (0.1 + 0.01 * k), 0.2 + 0.01 * i], dtype=np.float32)
 
     def transitions(envs: Any, rounds: int) -> dict[tuple[int, int], Any]:
+        first = num_envs - 4  # the stepper of the last four envs: the worker, or the parent
+        assert envs._pool.slices[-1] == (first, num_envs)
         envs.reset(seed=9)
         count = [0] * num_envs
         out: dict[tuple[int, int], Any] = {}
-        ids = np.arange(num_envs)
-        for _ in range(rounds):
+        ids = np.arange(first, num_envs)
+        for t in range(rounds):
             envs.send(np.stack([action(i, count[i]) for i in ids.tolist()]), ids)
             obs, rewards, terminated, truncated, infos, ids = envs.recv(timeout=30)
-            assert len(ids) == 2
+            half = first + 2 * (t % 2)  # held after round 0: the half sent a round earlier
+            assert ids.tolist() == [half, half + 1], f"round {t}"
             for j, i in enumerate(ids.tolist()):
                 info = {
                     key: value[j]
@@ -637,9 +641,9 @@ def test_held_infos_stay_their_envs_while_the_worker_steps_others(
     finally:
         ours.close()
         reference.close()
-    common = got.keys() & want.keys()
-    assert len(common) >= 60
-    for i, k in sorted(common):
+    assert got.keys() == want.keys()
+    assert len(got) == 80
+    for i, k in sorted(got):
         (obs, reward, term, trunc, info), expected = got[(i, k)], want[(i, k)]
         np.testing.assert_array_equal(obs, expected[0], err_msg=f"env {i} step {k}")
         assert (reward, term, trunc) == expected[1:4], f"env {i} step {k}"
