@@ -86,7 +86,7 @@ class Scheduler:
         False without looking at the slots: the common ``step``-only loop pays nothing)."""
         registry = pool.info_registry
         self.held = None if registry is None else HeldInfos(registry)
-        """Numeric infos of finished envs, copied out of the shared slots until ``recv``."""
+        """Numeric infos of finished envs, held in the shared slots until ``recv`` takes them."""
 
     def in_flight(self) -> bool:
         """Whether some env was sent and is not yet stepped."""
