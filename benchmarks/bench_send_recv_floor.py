@@ -41,12 +41,11 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-_WORD = np.dtype(np.int64).itemsize
 
-
-def _views(block: Any, lanes: int, num_envs: int, obs_dim: int, act_dim: int) -> list[Any]:
-    """Command words, done words, actions, observations and rewards inside ``block``."""
-    sizes = [
+def _layout(lanes: int, num_envs: int, obs_dim: int, act_dim: int) -> tuple[list[Any], int]:
+    """``(dtype, shape, offset)`` of the command words, done words, actions, observations and
+    rewards in the shared block (each on its own cache line), and the block's size."""
+    arrays = [
         (np.int64, (lanes,)),
         (np.int64, (lanes,)),
         (np.float32, (num_envs, act_dim)),
@@ -54,15 +53,20 @@ def _views(block: Any, lanes: int, num_envs: int, obs_dim: int, act_dim: int) ->
         (np.float64, (num_envs,)),
     ]
     out, offset = [], 0
-    for dtype, shape in sizes:
-        count = int(np.prod(shape))
-        out.append(np.frombuffer(block, dtype, count, offset).reshape(shape))
-        offset += (count * np.dtype(dtype).itemsize + 63) // 64 * 64
-    return out
+    for dtype, shape in arrays:
+        out.append((dtype, shape, offset))
+        size = int(np.prod(shape)) * np.dtype(dtype).itemsize
+        offset += (size + 63) // 64 * 64
+    return out, offset
 
 
-def _block_size(lanes: int, num_envs: int, obs_dim: int, act_dim: int) -> int:
-    return 64 * 8 + 2 * lanes * _WORD + num_envs * (4 * act_dim + 8 * obs_dim + 8)
+def _views(block: Any, lanes: int, num_envs: int, obs_dim: int, act_dim: int) -> list[Any]:
+    """Command words, done words, actions, observations and rewards inside ``block``."""
+    arrays, _ = _layout(lanes, num_envs, obs_dim, act_dim)
+    return [
+        np.frombuffer(block, dtype, int(np.prod(shape)), offset).reshape(shape)
+        for dtype, shape, offset in arrays
+    ]
 
 
 def _worker(args: tuple[Any, ...]) -> None:
@@ -113,7 +117,7 @@ def floor(
     all_lanes = workers * lanes
     num_envs = all_lanes * lane_envs
     shape = (all_lanes, num_envs, obs_dim, act_dim)
-    block = mmap.mmap(-1, _block_size(*shape))
+    block = mmap.mmap(-1, _layout(*shape)[1])
     command, done_word, actions, observations, rewards = _views(block, *shape)
     actions[:] = np.random.default_rng(0).uniform(-1.0, 1.0, actions.shape)
     ctx = multiprocessing.get_context("fork")

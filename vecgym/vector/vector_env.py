@@ -390,19 +390,22 @@ def _scalar_columns_batch(
 
 
 def same_key_columns(
-    infos: Sequence[dict[str, Any]],
+    infos: Sequence[dict[str, Any]], *, ordered: bool = False
 ) -> tuple[list[str], list[Sequence[Any]]] | None:
     """``(keys, columns)`` of ``infos`` when every info has the keys of the first one (the usual
     case): the first info's keys in order, and for each key its values, one per info, gathered
-    without a Python loop per info. ``None`` when the key sets differ (or ``infos`` is empty).
+    without a Python loop per info. ``None`` when the key sets differ (or ``infos`` is empty),
+    and with ``ordered`` also when the keys come in different orders.
 
     Example:
         >>> same_key_columns([{"x": 1, "y": 2.0}, {"y": 3.0, "x": 4}])
         (['x', 'y'], [(1, 4), (2.0, 3.0)])
+        >>> same_key_columns([{"x": 1, "y": 2.0}, {"y": 3.0, "x": 4}], ordered=True) is None
+        True
         >>> same_key_columns([{"x": 1}, {"y": 2}]) is None
         True
     """
-    if not infos or len(set(map(len, infos))) != 1:
+    if not infos or len(set(map(tuple if ordered else len, infos))) != 1:
         return None
     keys = list(infos[0])
     if not keys:

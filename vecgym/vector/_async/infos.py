@@ -252,8 +252,8 @@ class InfoWriter:
         keys in order, and an info rebuilt from the slots has that order), each key's values of
         one type and a known schema, each slot is written once for all of them (one numpy
         assignment per key instead of one per key and env); anything else goes env by env."""
-        if len(infos) > 1 and len(set(map(tuple, infos))) == 1:
-            found = same_key_columns(infos)
+        if len(infos) > 1:
+            found = same_key_columns(infos, ordered=True)
             if found is not None:
                 keys, columns = found
                 kinds = [set(map(type, column)) for column in columns]
