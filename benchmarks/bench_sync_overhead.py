@@ -95,7 +95,7 @@ def measure(env_id: str, num_envs: int, steps: int) -> dict[str, float]:
     def unmerged(env_fns: list[Callable[[], Any]]) -> Any:
         # An upper bound, not a runtime: the infos are dropped instead of batched.
         envs = SyncVectorEnv(env_fns)
-        envs._merge_infos = lambda entries: {}
+        envs._step_infos = lambda step_infos: {}
         return envs
 
     for name, build in (

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 import numpy as np
@@ -13,7 +14,12 @@ from hypothesis import strategies as st
 import vecgym
 from tests.vector.helpers import assert_same_batch, pickled_infos_async_vector_env
 from vecgym.vector import AutoresetMode, SyncVectorEnv
-from vecgym.vector.vector_env import _scalar_columns_batch, merge_info_columns, same_key_columns
+from vecgym.vector._info_merge import (
+    RepeatedScalarInfos,
+    _scalar_columns_batch,
+    merge_info_columns,
+    same_key_columns,
+)
 
 gymnasium = pytest.importorskip("gymnasium")
 
@@ -154,6 +160,108 @@ def test_one_info_per_env_takes_the_shortcut() -> None:
         assert shortcut(renamed) is None
 
 
+@st.composite
+def _repeated_batches(draw: st.DrawFn) -> list[list[dict[str, Any]]]:
+    """Batches of one info per env, step after step, mostly of one or two schemas (keys in an
+    order, one scalar type per key) with fresh values; now and then an env's info differs (a
+    value of another type, a big int, keys in another order, a missing or an extra key)."""
+    num_envs = draw(st.integers(1, 5))
+    names = st.sampled_from(["x", "y", "lives", "z", "_x", "final_obs", 3])
+    schemas = [
+        {
+            key: draw(_scalar_kinds)
+            for key in draw(st.lists(names, min_size=1, max_size=4, unique=True))
+        }
+        for _ in range(draw(st.integers(1, 2)))
+    ]
+    batches = []
+    for _ in range(draw(st.integers(1, 6))):
+        schema = draw(st.sampled_from(schemas))
+        infos = []
+        for _ in range(num_envs):
+            info: dict[Any, Any] = {}
+            for key, kind in schema.items():
+                if not draw(st.integers(0, 19)):
+                    kind = draw(_scalar_kinds)
+                value = draw(st.integers(0, 100))
+                info[key] = (
+                    kind(value / 8) if kind in (float, np.float16, np.float32) else kind(value)
+                )
+                if kind is int and not draw(st.integers(0, 19)):
+                    info[key] = 2**70
+            change = draw(st.integers(0, 19))
+            if change == 0:
+                info = dict(reversed(info.items()))
+            elif change == 1:
+                info.pop(next(iter(info)))
+            elif change == 2:
+                info["extra"] = 0.5
+            infos.append(info)
+        batches.append(infos)
+    return batches
+
+
+@settings(max_examples=300, deadline=None)
+@given(_repeated_batches())
+@example(
+    [[{"x": 1.0, "y": 2}, {"x": 1.5, "y": 3}]] * 2 + [[{"x": 1.0, "y": 2}, {"x": 1.5, "y": 2.5}]]
+)
+@example(
+    [[{"x": 1.0, "y": 2}, {"x": 1.5, "y": 3}]] * 2 + [[{"y": 2, "x": 1.0}, {"x": 1.5, "y": 3}]]
+)
+@example([[{"x": 1, "y": 2}, {"x": 1, "y": 3}]] * 2 + [[{"x": 1, "y": 2}, {"x": 1, "z": 3}]])
+@example([[{"x": 1}, {"x": 3}], [{"x": 1}, {"x": 2**70}], [{"x": 1}, {"x": 3}]])
+def test_repeated_scalar_infos_batch_like_the_merge(batches: list[list[dict[str, Any]]]) -> None:
+    """Step after step, the shortcut for repeated scalar infos gives the general merge's batch
+    (keys, order, dtypes, masks), or ``None``, whatever changed since the batch it learned."""
+    repeated = RepeatedScalarInfos(len(batches[0]))
+    errors = (OverflowError, RuntimeWarning)  # an int beyond int64; beyond float16 (an error here)
+    for t, infos in enumerate(batches):
+        entries = list(enumerate(infos))
+        try:
+            expected = merge_info_columns(entries, len(infos))
+        except errors:
+            with contextlib.suppress(*errors):  # raising as the merge does, or leaving it to it
+                assert repeated(infos) is None
+            continue
+        batched = repeated(infos)
+        if batched is not None:
+            assert_same_batch(batched, expected, f"step {t}")
+            assert list(batched) == list(expected)
+            assert all(batched[key].dtype == expected[key].dtype for key in expected)
+
+
+def test_repeated_scalar_infos_take_the_shortcut_step_after_step() -> None:
+    """MuJoCo-like infos are batched by the shortcut on every step, a new schema is learned at
+    once, and each key owns its mask; what the shortcut cannot batch is left to the merge."""
+
+    def info(i: int, t: int) -> dict[str, Any]:
+        return {"x": np.float64(i + t), "r": 1.5 * i, "c": np.float32(i / 3), "lives": 3 - t}
+
+    repeated = RepeatedScalarInfos(4)
+    for t in range(3):
+        infos = [info(i, t) for i in range(4)]
+        batch = repeated(infos)
+        assert batch is not None
+        assert_same_batch(batch, merge_info_columns(list(enumerate(infos)), 4), f"step {t}")
+    assert batch["lives"].dtype == np.int_
+    assert batch["c"].dtype == np.float32
+    batch["_x"][0] = False
+    assert batch["_r"].all()
+    atari = [{"lives": 3, "episode_frame_number": 4 * i, "frame_number": 8 * i} for i in range(4)]
+    assert_same_batch(repeated(atari), merge_info_columns(list(enumerate(atari)), 4))
+    for odd in (
+        {"final_obs": 1.0},
+        {"_x": 1.0},
+        {"x": "text"},
+        {"x": np.zeros(2)},
+        {"x": {"y": 1}},
+    ):
+        infos = [{**info(i, 0), **odd} for i in range(4)]
+        assert repeated(infos) is None
+    assert repeated([info(i, 0) for i in range(3)]) is None  # not one info per env
+
+
 def test_keys_with_leading_underscore_fold_like_add_info() -> None:
     entries = [(0, {"a": 1, "_a": 2.5}), (2, {"_a": 1, "a": 0.5})]
     assert_same_batch(merge_info_columns(entries, 3), _fold(entries, 3))
@@ -208,6 +316,11 @@ _script_infos = st.one_of(
 @example([[{"x": 1, "y": 2.0}, {"y": 3.0, "x": 4}], [{"y": 1.0, "x": 2}, {"x": 5, "y": 6.0}]])
 @example([[{"x": 1}, {"x": 2}], [{"x": 1.5}, None], [{"x": 2**70}, {"x": 1}], [{"y": 1}, {"x": 2}]])
 @example([[{"x": np.float32(0.0)}, {"x": 3.4028235677973366e38}]])
+@example(
+    [[{"x": 1.0, "y": 2}, {"x": 1.5, "y": 3}]] * 2 + [[{"y": 2, "x": 1.0}, {"x": 1.5, "y": 3}]]
+)
+@example([[{"x": 1, "y": 2}, {"x": 1, "y": 3}]] * 2 + [[{"x": 1, "y": 2.5}, {"x": 1, "y": 3}]])
+@example([[{"x": 1}, {"x": 3}], [{"x": 1}, None], [{"x": 2**70}, {"x": 1}], [{"x": 1}, {"x": 1}]])
 def test_sync_steps_batch_infos_like_the_fold(script: list[list[dict[str, Any] | None]]) -> None:
     """Each SyncVectorEnv step batches its infos as the per-env fold does (or both raise),
     whatever the keys (strings or not), their order and the value types from step to step."""

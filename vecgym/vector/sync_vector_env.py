@@ -29,6 +29,7 @@ from vecgym.vector._arguments import normalize_seeds as normalize_seeds
 from vecgym.vector._arguments import split_reset_options as split_reset_options
 from vecgym.vector._boundary import check_not_before_reset, make_action_check
 from vecgym.vector._env_call import call_env
+from vecgym.vector._info_merge import RepeatedScalarInfos
 from vecgym.vector.autoreset import AutoresetEnv
 from vecgym.vector.utils.space_utils import (
     batch_differing_spaces,
@@ -39,7 +40,7 @@ from vecgym.vector.utils.space_utils import (
     iterate,
     make_batch_writer,
 )
-from vecgym.vector.vector_env import AutoresetMode, SubEnvsVectorEnv
+from vecgym.vector.vector_env import AutoresetMode, SubEnvsVectorEnv, VectorEnv
 
 __all__ = [
     "SyncVectorEnv",
@@ -175,6 +176,12 @@ class SyncVectorEnv(SubEnvsVectorEnv[ObsType, ActType, np.ndarray], Generic[ObsT
         self._was_reset = np.zeros(self.num_envs, dtype=np.bool_)
         self._all_reset = False
         self._action_check = make_action_check(self.single_action_space, self.check_actions)
+        # The shortcut for step infos, unless a subclass batches infos its own way (_add_info).
+        self._repeated_infos = (
+            RepeatedScalarInfos(self.num_envs)
+            if type(self)._add_info is VectorEnv._add_info
+            else None
+        )
         # Whether ``iterate`` walks an array of these actions row by row, as ``Box``'s does: the
         # step loop then iterates such an array itself, without the dispatch.
         self._array_actions = iterate.dispatch(type(self.action_space)) is iterate.dispatch(Box)
@@ -335,7 +342,7 @@ class SyncVectorEnv(SubEnvsVectorEnv[ObsType, ActType, np.ndarray], Generic[ObsT
         rewards = np.empty(num_envs, dtype=np.float64)
         terminations = np.empty(num_envs, dtype=np.bool_)
         truncations = np.empty(num_envs, dtype=np.bool_)
-        env_infos: list[tuple[int, dict[str, Any]]] = []
+        step_infos: list[dict[str, Any]] = []
         write, env_obs = self._write_obs, self._env_obs
         if self._array_actions and type(actions) is np.ndarray:
             actions_iter: Any = actions
@@ -357,11 +364,24 @@ class SyncVectorEnv(SubEnvsVectorEnv[ObsType, ActType, np.ndarray], Generic[ObsT
             else:
                 assert env_obs is not None
                 env_obs[i] = obs
-            if info:
-                env_infos.append((i, info))
-        # The infos are batched once per step, key by key (VectorEnv._merge_infos).
-        infos = self._merge_infos(env_infos) if env_infos else {}
-        return self._batched_observations(), rewards, terminations, truncations, infos
+            step_infos.append(info)
+        return (
+            self._batched_observations(),
+            rewards,
+            terminations,
+            truncations,
+            self._step_infos(step_infos),
+        )
+
+    def _step_infos(self, step_infos: list[dict[str, Any]]) -> dict[str, Any]:
+        """The infos of a step batched once, key by key (:meth:`VectorEnv._merge_infos`); when
+        every env returned one, first through the shortcut for repeated scalar infos."""
+        if self._repeated_infos is not None and all(step_infos):
+            infos = self._repeated_infos(step_infos)
+            if infos is not None:
+                return infos
+        entries = [(i, info) for i, info in enumerate(step_infos) if info]
+        return self._merge_infos(entries) if entries else {}
 
     def _batched_observations(self) -> Any:
         """The batch to return: the buffer itself, or a copy when ``copy`` is on."""

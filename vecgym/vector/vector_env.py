@@ -8,8 +8,6 @@ return: observations in the form of :attr:`VectorEnv.observation_space` (the sin
 
 from __future__ import annotations
 
-import operator
-from collections.abc import Iterator
 from enum import Enum
 from typing import TYPE_CHECKING, Any, Generic, cast
 
@@ -18,6 +16,7 @@ import numpy as np
 from vecgym import logger
 from vecgym.core import seeding
 from vecgym.core.env import ActType, ObsType, RenderFrame, WrapperActType, WrapperObsType
+from vecgym.vector._info_merge import fold_infos, merge_info_columns
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -216,7 +215,7 @@ class VectorEnv(Generic[ObsType, ActType, ArrayType]):
         Returns:
             ``vector_infos``.
         """
-        return _fold_infos(vector_infos, env_info, env_num, self.num_envs)
+        return fold_infos(vector_infos, env_info, env_num, self.num_envs)
 
     def _merge_infos(self, entries: list[tuple[int, dict[str, Any]]]) -> dict[str, Any]:
         """The batched infos of several sub-environments, built one key at a time.
@@ -245,240 +244,6 @@ class VectorEnv(Generic[ObsType, ActType, ArrayType]):
         if self.spec is None:
             return f"{name}(num_envs={self.num_envs})"
         return f"{name}({self.spec.id}, num_envs={self.num_envs})"
-
-
-_SCALAR_INFO_TYPES = (int, float, bool)
-# The same scalars as a set: the Python ones and numpy's own number types (not subclasses of them).
-_EXACT_SCALAR_INFO_TYPES = frozenset(
-    (*_SCALAR_INFO_TYPES, *(t for t in np.sctypeDict.values() if issubclass(t, np.number)))
-)
-
-
-def _widen_info_array(array: np.ndarray, value: Any) -> np.ndarray:
-    """``array``, or a copy with a wider dtype when ``value`` would not fit without loss.
-
-    Gymnasium keeps the dtype of the first env's value, so a later float is silently truncated
-    into an int array (``{"prob": 1}`` then ``{"prob": 1/3}`` stores 0). Here the batch array is
-    widened (int -> float, bool -> int, ...) by numpy's promotion rules instead.
-    """
-    if isinstance(value, (np.ndarray, np.generic)):
-        promote_with: Any = value.dtype
-    elif type(value) in _SCALAR_INFO_TYPES:
-        promote_with = value  # a Python scalar promotes "weakly": 2 keeps a float32 array float32
-    else:
-        return array
-    try:
-        wider = np.result_type(array.dtype, promote_with)
-    except TypeError:
-        return array
-    if wider == array.dtype:
-        return array
-    return array.astype(wider)
-
-
-def _new_info_array(key: str, value: Any, num_envs: int) -> np.ndarray:
-    """The empty batched array for info ``key`` whose first value seen is ``value``."""
-    value_type = type(value)
-    if key == "final_obs":
-        return np.full(num_envs, None, dtype=object)
-    # Exact types only for the Python scalars (an IntEnum member is stored as an object).
-    if value_type in _SCALAR_INFO_TYPES or issubclass(value_type, np.number):
-        return np.zeros(num_envs, dtype=value_type)
-    if isinstance(value, np.ndarray):
-        return np.zeros((num_envs, *value.shape), dtype=value.dtype)
-    return np.full(num_envs, None, dtype=object)
-
-
-def merge_info_columns(entries: list[tuple[int, dict[str, Any]]], num_envs: int) -> dict[str, Any]:
-    """The infos of ``entries`` (``(env_index, info)`` pairs) batched as :meth:`VectorEnv._add_info`
-    batches them one after another, with one numpy assignment per key.
-
-    The values of each key are first gathered into a column (the env indices and the values).
-    A column whose values all have one exact type (Python ``int`` / ``float`` / ``bool``, one
-    numpy number type, or numpy arrays of one dtype and shape) becomes its array in one
-    assignment, as the fold would make it: no widening can happen there. Nested dicts are merged
-    the same way, recursively. Any other column (mixed types that may widen, objects,
-    ``final_obs``) and any key starting with ``_`` or not a string (which the fold could mix up
-    with a mask) goes through :meth:`VectorEnv._add_info`'s rules value by value, so the result
-    is the fold's in every case. ``entries`` are in increasing env order.
-    """
-    if len(entries) == 1:
-        env_num, info = entries[0]
-        return _fold_infos({}, info, env_num, num_envs)
-    found = same_key_columns([info for _, info in entries])
-    if found is not None and len(entries) == num_envs:
-        # Env indices are distinct and sorted: every env returned an info, in env order.
-        batched = _scalar_columns_batch(*found, num_envs)
-        if batched is not None:
-            return batched
-    columns: dict[str, tuple[list[int], Sequence[Any]]]
-    if found is not None:
-        keys, key_columns = found
-        env_nums = [env_num for env_num, _ in entries]  # a list: a tuple would index dimensions
-        columns = {key: (env_nums, column) for key, column in zip(keys, key_columns, strict=True)}
-    else:
-        gathered: dict[str, tuple[list[int], list[Any]]] = {}
-        for env_num, info in entries:
-            for key, value in info.items():
-                column = gathered.get(key)
-                if column is None:
-                    gathered[key] = ([env_num], [value])
-                else:
-                    column[0].append(env_num)
-                    column[1].append(value)
-        columns = cast("dict[str, tuple[list[int], Sequence[Any]]]", gathered)
-    if any(not isinstance(key, str) or key[:1] == "_" for key in columns):
-        # A key starting with "_" could be mixed up with a mask, and so could a key that is not
-        # a string (3's mask is "_3"): the fold decides those.
-        infos: dict[str, Any] = {}
-        for env_num, info in entries:
-            infos = _fold_infos(infos, info, env_num, num_envs)
-        return infos
-    infos = {}
-    full_mask: np.ndarray | None = None
-    for key, (indices, values) in columns.items():
-        full = len(indices) == num_envs  # env indices are distinct and sorted: every env, in order
-        array = _column_array(key, indices, values, num_envs, full)
-        if array is None:
-            column_infos: dict[str, Any] = {}
-            for env_num, value in zip(indices, values, strict=True):
-                column_infos = _fold_infos(column_infos, {key: value}, env_num, num_envs)
-            infos.update(column_infos)
-            continue
-        if full:
-            if full_mask is None:
-                full_mask = np.ones(num_envs, dtype=np.bool_)
-            mask = full_mask.copy()  # a copy is cheaper than np.ones, and each key owns its mask
-        else:
-            mask = np.zeros(num_envs, dtype=np.bool_)
-            mask[indices] = True
-        infos[key] = array
-        infos[f"_{key}"] = mask
-    return infos
-
-
-def _scalar_columns_batch(
-    keys: list[str], columns: list[Sequence[Any]], num_envs: int
-) -> dict[str, Any] | None:
-    """The batched infos of one info per env, given as :func:`same_key_columns` of the infos,
-    when each key's values have one exact scalar type (Python ``int`` / ``float`` / ``bool`` or
-    one of numpy's number types); ``None`` otherwise.
-
-    These are the per-step infos of MuJoCo and Atari envs (``x_position``, ``lives``, ...), and
-    the result is :func:`merge_info_columns`'s, with less work per key: one type test and one
-    array per key, and the masks are the rows of one all-``True`` block. Keys that the fold could
-    mix up with a mask (not a string, or starting with ``_``) and ``final_obs`` are left to the
-    general path, and so is a value numpy cannot store in its key's type (an int beyond int64).
-    """
-    batched: dict[str, Any] = {}
-    masks: Iterator[np.ndarray] | None = None
-    for key, column in zip(keys, columns, strict=True):
-        kinds = set(map(type, column))
-        if len(kinds) != 1 or not isinstance(key, str) or key[:1] == "_" or key == "final_obs":
-            return None
-        kind = kinds.pop()
-        if kind not in _EXACT_SCALAR_INFO_TYPES:
-            return None
-        try:
-            batched[key] = np.array(column, dtype=kind)
-        except (OverflowError, TypeError, ValueError):
-            return None
-        if masks is None:
-            masks = iter(np.ones((len(keys), num_envs), dtype=np.bool_))
-        batched[f"_{key}"] = next(masks)
-    return batched
-
-
-def same_key_columns(
-    infos: Sequence[dict[str, Any]], *, ordered: bool = False
-) -> tuple[list[str], list[Sequence[Any]]] | None:
-    """``(keys, columns)`` of ``infos`` when every info has the keys of the first one (the usual
-    case): the first info's keys in order, and for each key its values, one per info, gathered
-    without a Python loop per info. ``None`` when the key sets differ (or ``infos`` is empty),
-    and with ``ordered`` also when the keys come in different orders.
-
-    Example:
-        >>> same_key_columns([{"x": 1, "y": 2.0}, {"y": 3.0, "x": 4}])
-        (['x', 'y'], [(1, 4), (2.0, 3.0)])
-        >>> same_key_columns([{"x": 1, "y": 2.0}, {"y": 3.0, "x": 4}], ordered=True) is None
-        True
-        >>> same_key_columns([{"x": 1}, {"y": 2}]) is None
-        True
-    """
-    if not infos or len(set(map(tuple if ordered else len, infos))) != 1:
-        return None
-    keys = list(infos[0])
-    if not keys:
-        return keys, []
-    try:
-        # Equal lengths and every key of the first info present: the key sets are equal.
-        if len(keys) == 1:
-            key = keys[0]
-            return keys, [tuple(info[key] for info in infos)]
-        return keys, list(zip(*map(operator.itemgetter(*keys), infos), strict=True))
-    except KeyError:
-        return None
-
-
-def _column_array(
-    key: str, indices: list[int], values: Sequence[Any], num_envs: int, full: bool
-) -> Any:
-    """The batched array (or nested infos) of one info key's column, or ``None`` when the column
-    needs the value-by-value fold (``full``: ``indices`` are every env in order)."""
-    if key == "final_obs":
-        return None
-    kinds = set(map(type, values))
-    if len(kinds) != 1:
-        return None
-    kind = type(values[0])
-    if kind is dict:
-        return merge_info_columns(list(zip(indices, values, strict=True)), num_envs)
-    if kind in _SCALAR_INFO_TYPES or issubclass(kind, np.number):
-        try:
-            column = np.array(values, dtype=kind)
-        except (OverflowError, TypeError, ValueError):  # e.g. an int beyond int64: fold instead
-            return None
-        if full:
-            return column
-        array = np.zeros(num_envs, dtype=kind)
-        array[indices] = column
-        return array
-    if kind is np.ndarray:
-        first = values[0]
-        dtype, shape = first.dtype, first.shape
-        if dtype.hasobject or not all(
-            value.dtype == dtype and value.shape == shape for value in values
-        ):
-            return None
-        array = np.zeros((num_envs, *shape), dtype=dtype)
-        for env_num, value in zip(indices, values, strict=True):
-            array[env_num] = value
-        return array
-    return None
-
-
-def _fold_infos(
-    vector_infos: dict[str, Any], env_info: dict[str, Any], env_num: int, num_envs: int
-) -> dict[str, Any]:
-    """:meth:`VectorEnv._add_info` for ``num_envs`` envs (the fold the column merge reproduces)."""
-    for key, value in env_info.items():
-        if isinstance(value, dict) and key != "final_obs":
-            array: Any = _fold_infos(vector_infos.get(key, {}), value, env_num, num_envs)
-        else:
-            array = vector_infos.get(key)
-            if array is None:
-                array = _new_info_array(key, value, num_envs)
-            elif array.dtype != object and key != "final_obs":
-                array = _widen_info_array(array, value)
-            array[env_num] = value
-        mask_key = f"_{key}"
-        mask = vector_infos.get(mask_key)
-        if mask is None:
-            mask = np.zeros(num_envs, dtype=np.bool_)
-        mask[env_num] = True
-        vector_infos[key] = array
-        vector_infos[mask_key] = mask
-    return vector_infos
 
 
 class SubEnvsVectorEnv(VectorEnv[ObsType, ActType, ArrayType]):

@@ -65,7 +65,7 @@ from vecgym.vector._async.nested import (
     nest_plan,
 )
 from vecgym.vector._async.protocol import create_block, map_block
-from vecgym.vector.vector_env import same_key_columns
+from vecgym.vector._info_merge import same_key_columns
 
 __all__ = [
     "HeldInfos",
