@@ -935,20 +935,77 @@ _slot_scalars = st.one_of(
 _slot_infos = st.dictionaries(st.sampled_from(["x", "y", "z"]), _slot_scalars, max_size=3)
 
 
+_same_type_values: dict[type, st.SearchStrategy[Any]] = {
+    int: st.integers(-(2**70), 2**70),
+    float: st.floats(allow_nan=False),
+    bool: st.booleans(),
+    np.int64: st.integers(-(2**40), 2**40).map(np.int64),
+    np.float32: st.floats(allow_nan=False, width=32).map(np.float32),
+}
+
+
+def _value_like(draw: st.DrawFn, value: Any) -> Any:
+    """A new value of ``value``'s type (arrays and strings stay as they are)."""
+    strategy = _same_type_values.get(type(value))
+    return value if strategy is None else draw(strategy)
+
+
+def _later_info(draw: st.DrawFn, info: dict[str, Any]) -> dict[str, Any]:
+    """An info of a later step of the env that returned ``info``: mostly its keys, in order,
+    with new values of the same types; now and then keys in another order, a value of another
+    type, or another info altogether."""
+    change = draw(st.integers(0, 29))
+    if change == 0:
+        return draw(_slot_infos)
+    later = {key: _value_like(draw, value) for key, value in info.items()}
+    if change == 1:
+        later = dict(reversed(later.items()))
+    elif change == 2 and later:
+        later[next(iter(later))] = draw(_slot_scalars)
+    return later
+
+
+@st.composite
+def _later_batches(draw: st.DrawFn, infos: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
+    """Later batches of the envs of ``infos``, each mostly like the first env's info (the usual
+    batch: one schema), or else like each env's own."""
+    batches = []
+    for _ in range(draw(st.integers(0, 5))):
+        like = [infos[0]] * len(infos) if draw(st.integers(0, 3)) else infos
+        batches.append([_later_info(draw, info) for info in like])
+    return batches
+
+
 @settings(max_examples=150, deadline=None)
 @given(
     st.lists(_slot_infos, min_size=1, max_size=6),
     st.lists(_slot_infos, max_size=3),
     st.booleans(),
+    st.data(),
 )
 @example(  # the same keys in another order: another signature, so env by env
-    [{"x": 0, "y": 0, "z": 0}, {"x": 0, "z": 0, "y": 0}], [], False
+    [{"x": 0, "y": 0, "z": 0}, {"x": 0, "z": 0, "y": 0}], [], False, []
+)
+@example(  # after batches written column by column: a value of another type, keys reordered
+    [{"x": 1, "y": 2.0}, {"x": 3, "y": 4.0}],
+    [],
+    True,
+    [
+        [{"x": 5, "y": 6.0}, {"x": 7, "y": 8.0}],
+        [{"x": 5, "y": 6.0}, {"x": 7.5, "y": 8.0}],
+        [{"x": 5, "y": 6.0}, {"y": 8.0, "x": 7}],
+        [{"x": 9, "y": 1.0}, {"x": 2, "y": 3.0}],
+    ],
 )
 def test_info_writer_batch_equals_env_by_env(
-    infos: list[dict[str, Any]], learned_from: list[dict[str, Any]], contiguous: bool
+    infos: list[dict[str, Any]],
+    learned_from: list[dict[str, Any]],
+    contiguous: bool,
+    later: st.DataObject | list[list[dict[str, Any]]],
 ) -> None:
     """``InfoWriter.write_batch`` (one slot assignment per key) writes the same slots, returns
-    the same schema ids and proposes the same signatures as ``write`` env by env."""
+    the same schema ids and proposes the same signatures as ``write`` env by env, batch after
+    batch (later steps of the same envs, mostly with the keys and types of the first)."""
     import os
 
     from vecgym.vector._async.infos import InfoRegistry, InfoWriter, info_signature
@@ -958,6 +1015,11 @@ def test_info_writer_batch_equals_env_by_env(
     registry = InfoRegistry(num_envs)
     signatures = [info_signature(info) for info in [*learned_from, *infos[:1]]]
     registry.learn([sig for sig in signatures if sig])
+    # the second round runs with the writer's cache filled, the later ones after a batch
+    # written column by column
+    if not isinstance(later, list):
+        later = later.draw(_later_batches(infos))
+    rounds = [infos, infos, *later]
     results = []
     try:
         for batched in (False, True):
@@ -965,11 +1027,11 @@ def test_info_writer_batch_equals_env_by_env(
             if registry.fd is not None:
                 writer.attach(registry.layout, os.dup(registry.fd))
             proposals: list[Any] = []
-            for _ in range(2):  # the second round runs with the writer's cache filled
+            for batch in rounds:
                 if batched:
-                    ids = writer.write_batch(envs, infos, proposals)
+                    ids = writer.write_batch(envs, batch, proposals)
                 else:
-                    pairs = zip(envs, infos, strict=True)
+                    pairs = zip(envs, batch, strict=True)
                     ids = [writer.write(i, info, proposals) for i, info in pairs]
                 views = registry.views(registry.generation) if registry.fd is not None else {}
                 rows = {slot: view[envs].copy() for slot, view in views.items()}
@@ -985,7 +1047,8 @@ def test_info_writer_batch_equals_env_by_env(
                     view[...] = 0
     finally:
         registry.close()
-    for expected, got in zip(results[:2], results[2:], strict=True):
+    half = len(rounds)
+    for expected, got in zip(results[:half], results[half:], strict=True):
         assert got[0] == expected[0]
         assert got[2] == expected[2]
         assert got[1].keys() == expected[1].keys()
