@@ -344,6 +344,34 @@ def test_sync_steps_batch_infos_like_the_fold(script: list[list[dict[str, Any] |
         assert_same_batch(ours.step(actions)[4], expected, f"step {t}")
 
 
+def test_sync_subclasses_that_batch_infos_their_own_way_batch_every_step() -> None:
+    """A SyncVectorEnv subclass overriding ``_add_info`` or ``_merge_infos`` batches the infos
+    of every step itself, the repeated scalar ones too (the shortcut is for the built-in
+    merge only)."""
+    script = [[{"x": 1.0 * t, "lives": 3}, {"x": 2.0 * t, "lives": 2}] for t in range(4)]
+    fns = [lambda i=i: _ScriptedInfoEnv(script, i) for i in range(2)]  # type: ignore[misc]
+    calls: list[str] = []
+
+    class Adding(SyncVectorEnv):  # type: ignore[type-arg]
+        def _add_info(self, vector_infos: Any, env_info: Any, env_num: int) -> Any:
+            calls.append("add")
+            return super()._add_info(vector_infos, env_info, env_num)
+
+    class Merging(SyncVectorEnv):  # type: ignore[type-arg]
+        def _merge_infos(self, entries: Any) -> Any:
+            calls.append("merge")
+            return super()._merge_infos(entries)
+
+    for kind, expected in ((Adding, "add"), (Merging, "merge")):
+        calls.clear()
+        envs = kind(fns)
+        envs.reset()
+        for t in range(4):
+            infos = envs.step(np.zeros(2, dtype=np.int64))[4]
+            np.testing.assert_array_equal(infos["x"], [1.0 * t, 2.0 * t])
+        assert calls == [expected] * (8 if expected == "add" else 4)
+
+
 def _same_sign_actions(steps: int, mixed: bool) -> list[np.ndarray]:
     rng = np.random.default_rng(5)
     batches = []

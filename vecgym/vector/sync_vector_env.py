@@ -176,12 +176,12 @@ class SyncVectorEnv(SubEnvsVectorEnv[ObsType, ActType, np.ndarray], Generic[ObsT
         self._was_reset = np.zeros(self.num_envs, dtype=np.bool_)
         self._all_reset = False
         self._action_check = make_action_check(self.single_action_space, self.check_actions)
-        # The shortcut for step infos, unless a subclass batches infos its own way (_add_info).
-        self._repeated_infos = (
-            RepeatedScalarInfos(self.num_envs)
-            if type(self)._add_info is VectorEnv._add_info
-            else None
+        # The shortcut for step infos, unless a subclass batches infos its own way.
+        own_way = (
+            type(self)._add_info is not VectorEnv._add_info
+            or type(self)._merge_infos is not VectorEnv._merge_infos
         )
+        self._repeated_infos = None if own_way else RepeatedScalarInfos(self.num_envs)
         # Whether ``iterate`` walks an array of these actions row by row, as ``Box``'s does: the
         # step loop then iterates such an array itself, without the dispatch.
         self._array_actions = iterate.dispatch(type(self.action_space)) is iterate.dispatch(Box)
