@@ -82,8 +82,10 @@ class SyncVectorEnv(SubEnvsVectorEnv[ObsType, ActType, np.ndarray], Generic[ObsT
     """Runs several environments one after another in the calling process.
 
     Gymnasium's ``SyncVectorEnv`` with the same constructor, results and seeding; faster (each
-    observation is written straight into a preallocated batch, empty infos cost nothing), with
-    :meth:`call`, :meth:`get_attr` and :meth:`set_attr` taking optional ``indices``.
+    observation is written straight into a preallocated batch, empty infos cost nothing, the
+    infos of a step are batched key by key, not env by env, and infos that repeat the last
+    step's scalar keys in a few passes), with :meth:`call`, :meth:`get_attr` and
+    :meth:`set_attr` taking optional ``indices``.
 
     Args:
         env_fns: functions that create the sub-environments, one per env. They may return
