@@ -28,7 +28,7 @@ import numpy as np
 import vecgym
 from vecgym.spaces import Box, Discrete
 
-__all__ = ["DEATHS", "DyingEnv", "ExitingEnv", "RaisingEnv", "UnpicklableError"]
+__all__ = ["DEATHS", "DyingEnv", "ExitingEnv", "InfoDyingEnv", "RaisingEnv", "UnpicklableError"]
 
 STEP_FAILURE_MSG = "boom at step {}"
 RESET_FAILURE_MSG = "boom in reset"
@@ -183,3 +183,17 @@ class DyingEnv(_CountingBase):
     def die_now(self) -> None:
         """End the process now (for ``call``)."""
         die(self.how)
+
+
+class InfoDyingEnv(DyingEnv):
+    """A :class:`DyingEnv` whose steps return ``{"count": n}`` and whose resets ``{"fresh": 1}``."""
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        obs, _ = super().reset(seed=seed, options=options)
+        return obs, {"fresh": 1}
+
+    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        obs, reward, terminated, truncated, _ = super().step(action)
+        return obs, reward, terminated, truncated, {"count": self.count}

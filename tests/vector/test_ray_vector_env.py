@@ -23,7 +23,7 @@ import pytest
 
 import vecgym
 from tests.support.counting_env import CountingEnv
-from tests.support.crashing_envs import STEP_FAILURE_MSG, DyingEnv, RaisingEnv
+from tests.support.crashing_envs import STEP_FAILURE_MSG, DyingEnv, InfoDyingEnv, RaisingEnv
 from tests.support.processes import python_stdout
 from tests.support.ray_cluster import extra_node, loopback_cluster, ray_env_pair
 from tests.support.slow_env import SlowEnv
@@ -412,6 +412,31 @@ def test_restart_resets_the_lost_host_only(cluster: Any, mode: AutoresetMode) ->
         assert infos["worker_restarted"].tolist() == [False, False, True, True]
         seeds = envs.get_attr("np_random_seed", indices=[2, 3])
         assert seeds == tuple(restart_seed(10 + i, i, 1, 0) for i in (2, 3))
+    finally:
+        envs.close()
+
+
+def test_the_autoreset_step_after_a_restart_batches_every_envs_info(cluster: Any) -> None:
+    """The step after a restart resets the restarted host's envs (their autoreset step) while
+    the other host steps: each env's info is in the batch, as the fold would batch it."""
+    fns = [lambda: InfoDyingEnv()] * 2 + [
+        lambda: InfoDyingEnv(die_at=3, how="exit"),
+        lambda: InfoDyingEnv(),
+    ]
+    envs = RayVectorEnv(fns, on_worker_failure="restart", start_timeout=WAIT_S)
+    envs.restart_entropy = 0
+    try:
+        envs.reset(seed=10)
+        for _ in range(3):
+            envs.step(np.ones(4, dtype=np.int64))
+        assert envs.restart_count == 1
+        obs, rewards, _, _, infos = envs.step(np.ones(4, dtype=np.int64))
+        assert obs.ravel().tolist() == [4.0, 4.0, 0.0, 0.0]
+        assert rewards.tolist() == [1.0, 1.0, 0.0, 0.0]
+        assert infos["count"].tolist()[:2] == [4, 4]
+        assert infos["_count"].tolist() == [True, True, False, False]
+        assert infos["fresh"].tolist()[2:] == [1, 1]
+        assert infos["_fresh"].tolist() == [False, False, True, True]
     finally:
         envs.close()
 

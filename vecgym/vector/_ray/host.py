@@ -412,10 +412,9 @@ class VectorHost:
             self.ended[ids] = terminated | truncated
         if not batched_infos:
             return self.obs.wire(ids), rewards, terminated, truncated, infos
-        batched: dict[str, Any] = {}
-        for j, info in enumerate(infos):
-            if info:
-                batched = env._add_info(batched, info, j)
+        # Batched key by key, as the fold of _add_info over the envs would batch them.
+        entries = [(j, info) for j, info in enumerate(infos) if info]
+        batched = env._merge_infos(entries) if entries else {}
         return self.obs.wire(), rewards, terminated, truncated, batched
 
     def rollout(self, policy: Callable[[Any], Any] | bytes, num_steps: int) -> tuple[str, Any]:
@@ -466,11 +465,8 @@ class VectorHost:
         terminated = np.zeros(self.count, dtype=np.bool_)
         truncated = np.zeros(self.count, dtype=np.bool_)
         rewards[ids], terminated[ids], truncated[ids] = rew, term, trunc
-        infos: dict[str, Any] = {}
-        for i, info in zip(ids.tolist(), per_env, strict=True):
-            if info:
-                infos = env._add_info(infos, info, i)
-        return rewards, terminated, truncated, infos
+        entries = [(i, info) for i, info in zip(ids.tolist(), per_env, strict=True) if info]
+        return rewards, terminated, truncated, env._merge_infos(entries) if entries else {}
 
     def call(
         self, name: str, args: tuple[Any, ...], kwargs: dict[str, Any], ids: list[int]
