@@ -367,13 +367,8 @@ class SyncVectorEnv(SubEnvsVectorEnv[ObsType, ActType, np.ndarray], Generic[ObsT
                 assert env_obs is not None
                 env_obs[i] = obs
             step_infos.append(info)
-        return (
-            self._batched_observations(),
-            rewards,
-            terminations,
-            truncations,
-            self._step_infos(step_infos),
-        )
+        infos = self._step_infos(step_infos)
+        return self._batched_observations(), rewards, terminations, truncations, infos
 
     def _step_infos(self, step_infos: list[dict[str, Any]]) -> dict[str, Any]:
         """The infos of a step batched once, key by key (:meth:`VectorEnv._merge_infos`); when
