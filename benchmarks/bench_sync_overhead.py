@@ -3,7 +3,7 @@
 Usage::
 
     python benchmarks/bench_sync_overhead.py [--num-envs 16] [--steps 2000] [--rounds 3]
-        [--env-ids VecgymBench/Trivial-v0 HalfCheetah-v5 CartPole-v1]
+        [--env-ids VecgymBench/Trivial-v0 HalfCheetah-v5 CartPole-v1] [--alternate ROUNDS]
 
 Workloads built with ``gymnasium.make`` and stepped with the same pre-generated actions: by
 default a trivial env (a copy of a 17-float observation, HalfCheetah's four numeric info keys)
@@ -14,7 +14,9 @@ env.step(actions[i])`` (with a reset where an episode ended): what no vectoriser
 "single env" is one env in such a loop (the bound's per-core rate). The ceiling on ``vecgym Sync
 / Gymnasium Sync`` is Gymnasium's time per env step over the raw loop's. "with no merge" is vecgym's
 SyncVectorEnv with the batching of the infos replaced by nothing (its infos are wrong): how far a
-free info merge would take the ratio.
+free info merge would take the ratio. ``--alternate ROUNDS`` instead builds vecgym's and
+Gymnasium's SyncVectorEnv and a raw loop storing the rewards once, steps them in turns in one
+process and reports the medians of the per-round ratios (the steadier figure for small changes).
 """
 
 from __future__ import annotations
@@ -66,26 +68,42 @@ def _cpu_per_step(step: Callable[[np.ndarray], Any], actions: list[np.ndarray], 
     return (time.process_time() - start) / (len(actions) * n) * 1e6
 
 
+def _workload(env_id: str, num_envs: int, steps: int) -> tuple[list[Any], list[np.ndarray]]:
+    """``num_envs`` env functions for ``env_id`` and ``steps`` pre-generated action batches."""
+    import gymnasium
+
+    fns = [lambda: gymnasium.make(env_id)] * num_envs
+    space = gymnasium.vector.utils.batch_space(fns[0]().action_space, num_envs)
+    space.seed(0)
+    return fns, [space.sample() for _ in range(steps)]
+
+
+def _raw_loop(raw: list[Any], rewards: np.ndarray | None = None) -> Callable[[np.ndarray], None]:
+    """The plain loop over the envs ``raw`` (reset where an episode ended); with ``rewards``,
+    storing each env's reward there, as a vectoriser stores its outputs."""
+    for i, env in enumerate(raw):
+        env.reset(seed=i)
+
+    def raw_step(batch: np.ndarray) -> None:
+        for i, env in enumerate(raw):
+            _, reward, terminated, truncated, _ = env.step(batch[i])
+            if rewards is not None:
+                rewards[i] = reward
+            if terminated or truncated:
+                env.reset()
+
+    return raw_step
+
+
 def measure(env_id: str, num_envs: int, steps: int) -> dict[str, float]:
     """CPU microseconds per env step of each runtime on ``env_id`` (one round)."""
     import gymnasium
 
     from vecgym.vector import SyncVectorEnv
 
-    fns = [lambda: gymnasium.make(env_id)] * num_envs
-    space = gymnasium.vector.utils.batch_space(fns[0]().action_space, num_envs)
-    space.seed(0)
-    actions = [space.sample() for _ in range(steps)]
+    fns, actions = _workload(env_id, num_envs, steps)
     raw = [fn() for fn in fns]
-    for i, env in enumerate(raw):
-        env.reset(seed=i)
-
-    def raw_step(batch: np.ndarray) -> None:
-        for i, env in enumerate(raw):
-            _, _, terminated, truncated, _ = env.step(batch[i])
-            if terminated or truncated:
-                env.reset()
-
+    raw_step = _raw_loop(raw)
     one = raw[0]
     out = {"single env": _cpu_per_step(lambda batch: raw_step_one(one, batch), actions, 1)}
     out["raw loop"] = _cpu_per_step(raw_step, actions, num_envs)
@@ -112,6 +130,47 @@ def measure(env_id: str, num_envs: int, steps: int) -> dict[str, float]:
     return out
 
 
+def alternate(
+    env_id: str, num_envs: int, steps: int, rounds: int
+) -> dict[str, tuple[float, float]]:
+    """The runtimes built once in one process and stepped in turns, ``rounds`` rounds of
+    ``steps`` steps each: for each, the median CPU microseconds per env step and the median of
+    the per-round ratios Gymnasium Sync / it. Turns within one process share the machine's state
+    from round to round, so the ratios are steadier than those of separate rounds."""
+    import statistics
+
+    import gymnasium
+
+    from vecgym.vector import SyncVectorEnv
+
+    fns, actions = _workload(env_id, num_envs, steps)
+    raw = [fn() for fn in fns]
+    vector_envs = [SyncVectorEnv(fns), gymnasium.vector.SyncVectorEnv(fns)]
+    for envs in vector_envs:
+        envs.reset(seed=0)
+    steppers = {
+        "raw loop storing rewards": _raw_loop(raw, np.zeros(num_envs)),
+        "vecgym Sync": vector_envs[0].step,
+        "Gymnasium Sync": vector_envs[1].step,
+    }
+    times: dict[str, list[float]] = {name: [] for name in steppers}
+    try:
+        for _ in range(rounds):
+            for name, step in steppers.items():
+                times[name].append(_cpu_per_step(step, actions, num_envs))
+    finally:
+        for closable in (*vector_envs, *raw):
+            closable.close()
+    theirs = times["Gymnasium Sync"]
+    return {
+        name: (
+            statistics.median(own),
+            statistics.median(t / o for t, o in zip(theirs, own, strict=True)),
+        )
+        for name, own in times.items()
+    }
+
+
 def raw_step_one(env: Any, batch: np.ndarray) -> None:
     """One env in a plain loop (the first action of each batch)."""
     _, _, terminated, truncated, _ = env.step(batch[0])
@@ -127,8 +186,23 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--env-ids", nargs="+", default=[TRIVIAL_ID, "HalfCheetah-v5", "CartPole-v1"]
     )
+    parser.add_argument(
+        "--alternate",
+        type=int,
+        default=0,
+        metavar="ROUNDS",
+        help="instead: the runtimes in turns in one process, this many rounds of --steps steps",
+    )
     args = parser.parse_args(argv)
     _register_trivial()
+    if args.alternate:
+        print("| workload | runtime | us per env step (median) | Gymnasium Sync / it (median) |")
+        print("|---|---|---:|---:|")
+        for env_id in args.env_ids:
+            result = alternate(env_id, args.num_envs, args.steps, args.alternate)
+            for name, (us, ratio) in result.items():
+                print(f"| {env_id} | {name} | {us:.2f} | {ratio:.3f}x |")
+        return
     print("| workload | single env | raw loop | vecgym Sync | Gymnasium Sync | vecgym x Gymnasium "
           "| with no merge (bound) | ceiling (Gymnasium / raw loop) |")  # fmt: skip
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
