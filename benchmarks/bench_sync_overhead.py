@@ -15,8 +15,9 @@ env.step(actions[i])`` (with a reset where an episode ended): what no vectoriser
 / Gymnasium Sync`` is Gymnasium's time per env step over the raw loop's. "with no merge" is vecgym's
 SyncVectorEnv with the batching of the infos replaced by nothing (its infos are wrong): how far a
 free info merge would take the ratio. ``--alternate ROUNDS`` instead builds vecgym's and
-Gymnasium's SyncVectorEnv and a raw loop storing the rewards once, steps them in turns in one
-process and reports the medians of the per-round ratios (the steadier figure for small changes).
+Gymnasium's SyncVectorEnv, the one with no merge and a raw loop storing the rewards once, steps
+them in turns in one process and reports the medians of the per-round ratios (the steadier
+figure for small changes).
 """
 
 from __future__ import annotations
@@ -95,6 +96,16 @@ def _raw_loop(raw: list[Any], rewards: np.ndarray | None = None) -> Callable[[np
     return raw_step
 
 
+def _unmerged(env_fns: list[Callable[[], Any]]) -> Any:
+    """vecgym's SyncVectorEnv with its infos dropped instead of batched: an upper bound, not a
+    runtime."""
+    from vecgym.vector import SyncVectorEnv
+
+    envs = SyncVectorEnv(env_fns)
+    envs._step_infos = lambda step_infos: {}
+    return envs
+
+
 def measure(env_id: str, num_envs: int, steps: int) -> dict[str, float]:
     """CPU microseconds per env step of each runtime on ``env_id`` (one round)."""
     import gymnasium
@@ -110,15 +121,9 @@ def measure(env_id: str, num_envs: int, steps: int) -> dict[str, float]:
     for env in raw:
         env.close()
 
-    def unmerged(env_fns: list[Callable[[], Any]]) -> Any:
-        # An upper bound, not a runtime: the infos are dropped instead of batched.
-        envs = SyncVectorEnv(env_fns)
-        envs._step_infos = lambda step_infos: {}
-        return envs
-
     for name, build in (
         ("vecgym Sync", SyncVectorEnv),
-        ("vecgym Sync, no merge", unmerged),
+        ("vecgym Sync, no merge", _unmerged),
         ("Gymnasium Sync", gymnasium.vector.SyncVectorEnv),
     ):
         envs: Any = build(fns)
@@ -145,13 +150,14 @@ def alternate(
 
     fns, actions = _workload(env_id, num_envs, steps)
     raw = [fn() for fn in fns]
-    vector_envs = [SyncVectorEnv(fns), gymnasium.vector.SyncVectorEnv(fns)]
+    vector_envs = [SyncVectorEnv(fns), _unmerged(fns), gymnasium.vector.SyncVectorEnv(fns)]
     for envs in vector_envs:
         envs.reset(seed=0)
     steppers = {
         "raw loop storing rewards": _raw_loop(raw, np.zeros(num_envs)),
         "vecgym Sync": vector_envs[0].step,
-        "Gymnasium Sync": vector_envs[1].step,
+        "vecgym Sync, no merge (bound)": vector_envs[1].step,
+        "Gymnasium Sync": vector_envs[2].step,
     }
     times: dict[str, list[float]] = {name: [] for name in steppers}
     try:
