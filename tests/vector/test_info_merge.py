@@ -259,7 +259,13 @@ def test_repeated_scalar_infos_take_the_shortcut_step_after_step() -> None:
     ):
         infos = [{**info(i, 0), **odd} for i in range(4)]
         assert repeated(infos) is None
+        assert repeated(infos) is None  # (rejected again at once: the same first info)
     assert repeated([info(i, 0) for i in range(3)]) is None  # not one info per env
+    # after the rejections, the last of them with the same keys: learned again
+    infos = [info(i, 1) for i in range(4)]
+    batch = repeated(infos)
+    assert batch is not None
+    assert_same_batch(batch, merge_info_columns(list(enumerate(infos)), 4))
 
 
 def test_keys_with_leading_underscore_fold_like_add_info() -> None:

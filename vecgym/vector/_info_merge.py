@@ -185,7 +185,7 @@ class RepeatedScalarInfos:
         True
     """
 
-    __slots__ = ("_getter", "_keys", "_num_envs", "_plan", "_size", "_types", "_width")
+    __slots__ = ("_getter", "_keys", "_num_envs", "_plan", "_seen", "_size", "_types", "_width")
 
     def __init__(self, num_envs: int) -> None:
         self._num_envs = num_envs
@@ -195,6 +195,8 @@ class RepeatedScalarInfos:
         self._getter: Any = None
         self._types: list[type] = []
         self._plan: tuple[tuple[str, str, type, int], ...] = ()
+        # The keys and value types of the first info last looked at by _learn.
+        self._seen: tuple[tuple[Any, ...], tuple[type, ...]] | None = None
 
     def __call__(self, infos: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
         """The batched infos of ``infos`` (one per env, in env order), or ``None``."""
@@ -210,8 +212,11 @@ class RepeatedScalarInfos:
         first = infos[0]
         keys = tuple(first)
         kinds = list(map(type, first.values()))
-        if keys == self._keys and kinds * self._num_envs == self._types:
-            return False  # the schema is known: the batch itself does not fit it
+        seen = (keys, tuple(kinds))
+        if seen == self._seen:
+            # Known: learned already (the batch itself does not fit it), or rejected already.
+            return False
+        self._seen = seen
         self._keys = ()
         if not keys or not all(
             type(key) is str and key[:1] != "_" and key != "final_obs" for key in keys
