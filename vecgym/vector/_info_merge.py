@@ -24,6 +24,13 @@ _EXACT_SCALAR_INFO_TYPES = frozenset(
 )
 
 
+def _one_array_key(key: Any) -> bool:
+    """Whether the values of info ``key`` may become their batch array in one go when they
+    have one exact scalar type: a string that the fold cannot mix up with a mask (no leading
+    ``_``), and not ``final_obs`` (always an object array)."""
+    return isinstance(key, str) and key[:1] != "_" and key != "final_obs"
+
+
 def _widen_info_array(array: np.ndarray, value: Any) -> np.ndarray:
     """``array``, or a copy with a wider dtype when ``value`` would not fit without loss.
 
@@ -144,7 +151,7 @@ def _scalar_columns_batch(
     masks: Iterator[np.ndarray] | None = None
     for key, column in zip(keys, columns, strict=True):
         kinds = set(map(type, column))
-        if len(kinds) != 1 or not isinstance(key, str) or key[:1] == "_" or key == "final_obs":
+        if len(kinds) != 1 or not _one_array_key(key):
             return None
         kind = kinds.pop()
         if kind not in _EXACT_SCALAR_INFO_TYPES:
@@ -218,9 +225,7 @@ class RepeatedScalarInfos:
             return False
         self._seen = seen
         self._keys = ()
-        if not keys or not all(
-            type(key) is str and key[:1] != "_" and key != "final_obs" for key in keys
-        ):
+        if not keys or not all(map(_one_array_key, keys)):
             return False
         if not all(kind in _EXACT_SCALAR_INFO_TYPES for kind in kinds):
             return False
