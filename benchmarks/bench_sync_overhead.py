@@ -102,7 +102,8 @@ def _unmerged(env_fns: list[Callable[[], Any]]) -> Any:
     from vecgym.vector import SyncVectorEnv
 
     envs = SyncVectorEnv(env_fns)
-    envs._step_infos = lambda step_infos: {}
+    envs._repeated_infos = None
+    envs._step_infos = lambda step_infos, every_env: {}
     return envs
 
 

@@ -69,6 +69,19 @@ def _children() -> set[int]:
     return alive - _service_pids()
 
 
+def _describe(pids: set[int]) -> str:
+    """The pids with what each process runs and its parent, for a leak's message."""
+    described = []
+    for pid in sorted(pids):
+        try:
+            process = psutil.Process(pid)
+            command = " ".join(process.cmdline())[:160] or process.name()
+            described.append(f"{pid} ({command!r}, parent {process.ppid()}, {process.status()})")
+        except psutil.Error:
+            described.append(f"{pid} (gone)")
+    return ", ".join(described)
+
+
 def _ray_actors() -> set[int]:
     """Pids of Ray actor processes in this process's tree (a live local Ray session only).
 
@@ -146,7 +159,7 @@ def no_leaks() -> Iterator[None]:
     for pid in leaked_children:
         with contextlib.suppress(psutil.NoSuchProcess):
             psutil.Process(pid).kill()
-    assert not leaked_children, f"test leaked child processes: {sorted(leaked_children)}"
+    assert not leaked_children, f"test leaked child processes: {_describe(leaked_children)}"
     assert not leaked_shm, f"test leaked shared memory entries in {SHM_DIR}: {sorted(leaked_shm)}"
 
 

@@ -189,3 +189,82 @@ def test_integer_range_check_matches_the_definition(start: int, dtype: Any) -> N
         else:
             with pytest.raises(error.InvalidAction):
                 check.check_leaves([batch])
+
+
+@pytest.mark.parametrize(
+    ("space", "strict", "expected"),
+    [
+        (Box(-1.0, 1.0, (2,), np.float32), False, np.dtype(np.float32)),
+        (Box(-1.0, 1.0, (), np.float64), False, np.dtype(np.float64)),
+        (Box(-1.0, 1.0, (2,), np.float32), True, None),  # bounds too: not the NaN test alone
+        (Box(-1.0, 1.0, (2, 0), np.float32), False, None),  # empty actions
+        (Box(-1, 1, (2,), np.int64), False, None),
+        (Discrete(3), False, None),
+        (Tuple((Box(-1.0, 1.0, (2,), np.float32),)), False, None),
+    ],
+)
+def test_nan_tested_dtype_names_only_a_single_float_box(
+    space: Any, strict: bool, expected: Any
+) -> None:
+    assert ActionBoundsCheck(space, strict=strict).nan_tested_dtype == expected
+
+
+def _box_sync(check_actions: Any = True) -> SyncVectorEnv:
+    from tests.support.counting_env import CountingEnv
+
+    box = Box(-1.0, 1.0, (2,), np.float32)
+    return SyncVectorEnv(
+        [lambda: CountingEnv(terminate_at=None, action_space=box)] * 3, check_actions=check_actions
+    )
+
+
+@pytest.mark.parametrize(
+    "layout",
+    [
+        lambda a: a,  # the inline test
+        lambda a: a.astype(np.float64),  # another float dtype
+        lambda a: a.astype(">f4"),  # byte-swapped: not the space's own dtype object
+        lambda a: np.asfortranarray(np.repeat(a, 2, axis=1))[:, ::2],  # not contiguous
+    ],
+)
+def test_sync_float_box_actions_with_nan_are_rejected_before_stepping(layout: Any) -> None:
+    """SyncVectorEnv's inline NaN test for float Box actions rejects exactly what the check
+    rejects, naming the envs, whatever the batch's dtype or layout; infinities and the largest
+    floats pass, as Gymnasium's envs accept them."""
+    envs = _box_sync()
+    envs.reset(seed=0)
+    big = np.finfo(np.float32).max
+    fine = np.array([[np.inf, -np.inf], [big, -big], [0.0, 1.0]], np.float32)
+    envs.step(layout(fine))
+    assert envs.get_attr("count") == (1, 1, 1)
+    for rows in ([1], [0, 2]):
+        bad = fine.copy()
+        bad[rows, 1] = np.nan
+        with pytest.raises(error.InvalidAction, match=rf"sub-environment\(s\) \{rows}.*NaN"):
+            envs.step(layout(bad))
+        assert envs.get_attr("count") == (1, 1, 1)
+    envs.close()
+
+
+def test_sync_float_box_action_errors_keep_their_order() -> None:
+    """With the inline NaN test, a batch of the wrong length is still a ValueError, an env never
+    reset is still reported before a NaN, and ``check_actions`` still decides what is checked."""
+    envs = _box_sync()
+    nan = np.full((3, 2), np.nan, np.float32)
+    with pytest.raises(error.ResetNeeded):
+        envs.step(nan)
+    envs.reset(seed=0)
+    with pytest.raises(ValueError, match="3"):
+        envs.step(np.zeros((2, 2), np.float32))
+    envs.step(np.full((3, 2), 5.0, np.float32))  # out of bounds: accepted, as by Gymnasium
+    envs.close()
+    strict = _box_sync("strict")
+    strict.reset(seed=0)
+    with pytest.raises(error.InvalidAction, match=r"sub-environment\(s\) \[0, 1, 2\]"):
+        strict.step(np.full((3, 2), 5.0, np.float32))
+    strict.close()
+    unchecked = _box_sync(False)
+    unchecked.reset(seed=0)
+    unchecked.step(nan)  # no check: the envs get the NaN
+    assert np.isnan(unchecked.get_attr("last_action")[0]).all()
+    unchecked.close()

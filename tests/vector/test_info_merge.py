@@ -248,6 +248,10 @@ def test_repeated_scalar_infos_take_the_shortcut_step_after_step() -> None:
     assert batch["c"].dtype == np.float32
     batch["_x"][0] = False
     assert batch["_r"].all()
+    later = repeated([info(i, 2) for i in range(4)])  # owns its masks too
+    assert later is not None
+    assert all(later[f"_{key}"].all() for key in ("x", "r", "c", "lives"))
+    assert not np.shares_memory(later["_x"], batch["_x"])
     atari = [{"lives": 3, "episode_frame_number": 4 * i, "frame_number": 8 * i} for i in range(4)]
     assert_same_batch(repeated(atari), merge_info_columns(list(enumerate(atari)), 4))
     for odd in (

@@ -212,6 +212,15 @@ class ActionBoundsCheck:
         self.vectorised = leaves is not None
         self._leaves: list[tuple[Callable[[np.ndarray], bool], LeafCheck]] = []
         self._single_array = leaves is not None and len(leaves) == 1 and leaves[0] is single_space
+        # A non-empty float Box checked for NaN only: its dtype, for callers that run the test
+        # (``_nan_check``'s) inline on a batch of it.
+        self.nan_tested_dtype: np.dtype[Any] | None = None
+        if self._single_array and not strict:
+            from vecgym.core.spaces.box import Box
+
+            box = isinstance(single_space, Box)
+            if box and single_space.dtype.kind == "f" and all(single_space.shape):
+                self.nan_tested_dtype = np.dtype(single_space.dtype)
         if leaves is not None:
             for leaf in leaves:
                 checks = _leaf_check(leaf, strict)

@@ -192,7 +192,17 @@ class RepeatedScalarInfos:
         True
     """
 
-    __slots__ = ("_getter", "_keys", "_num_envs", "_plan", "_seen", "_size", "_types", "_width")
+    __slots__ = (
+        "_getter",
+        "_keys",
+        "_masks",
+        "_num_envs",
+        "_plan",
+        "_seen",
+        "_size",
+        "_types",
+        "_width",
+    )
 
     def __init__(self, num_envs: int) -> None:
         self._num_envs = num_envs
@@ -201,16 +211,23 @@ class RepeatedScalarInfos:
         self._size = 0
         self._getter: Any = None
         self._types: list[type] = []
-        self._plan: tuple[tuple[str, str, type, int], ...] = ()
+        self._plan: tuple[tuple[str, str, np.dtype[Any], int], ...] = ()
+        # All true, one row per key: each batch's masks are rows of one copy of it.
+        self._masks: np.ndarray = np.ones((0, num_envs), dtype=np.bool_)
         # The keys and value types of the first info last looked at by _learn.
         self._seen: tuple[tuple[Any, ...], tuple[type, ...]] | None = None
 
     def __call__(self, infos: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
         """The batched infos of ``infos`` (one per env, in env order), or ``None``."""
-        batched = self._batch(infos)
-        if batched is None and self._learn(infos):
-            batched = self._batch(infos)
+        batched = self.repeat(infos)
+        if batched is None:
+            batched = self.learn_and_batch(infos)
         return batched
+
+    def learn_and_batch(self, infos: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
+        """Learn the schema of ``infos`` and batch them with it, or ``None`` (for infos that
+        :meth:`repeat` just turned away)."""
+        return self.repeat(infos) if self._learn(infos) else None
 
     def _learn(self, infos: Sequence[dict[str, Any]]) -> bool:
         """Take the schema of ``infos[0]``; whether it is new and could be batched here."""
@@ -234,11 +251,15 @@ class RepeatedScalarInfos:
         self._getter = operator.itemgetter(*keys)
         self._types = kinds * self._num_envs
         self._plan = tuple(
-            (key, f"_{key}", kind, j) for j, (key, kind) in enumerate(zip(keys, kinds, strict=True))
+            (key, f"_{key}", np.dtype(kind), j)
+            for j, (key, kind) in enumerate(zip(keys, kinds, strict=True))
         )
+        self._masks = np.ones((width, self._num_envs), dtype=np.bool_)
         return True
 
-    def _batch(self, infos: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
+    def repeat(self, infos: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
+        """The batched infos of ``infos`` when they fit the schema learned last, else ``None``
+        (without learning theirs: :meth:`learn_and_batch`)."""
         keys, width = self._keys, self._width
         # The first info's keys in the learned order, as many keys in all as the learned ones,
         # and each learned key in every info: every info has exactly the learned keys.
@@ -253,12 +274,12 @@ class RepeatedScalarInfos:
             return None
         if list(map(type, values)) != self._types:  # also: one info per env
             return None
-        masks = iter(np.ones((width, self._num_envs), dtype=np.bool_))
+        masks = self._masks.copy()
         batched: dict[str, Any] = {}
         try:
-            for key, mask_key, kind, j in self._plan:
-                batched[key] = np.array(values[j::width], dtype=kind)
-                batched[mask_key] = next(masks)
+            for key, mask_key, dtype, j in self._plan:
+                batched[key] = np.array(values[j::width], dtype=dtype)
+                batched[mask_key] = masks[j]
         except (OverflowError, TypeError, ValueError):  # e.g. an int beyond int64: fold instead
             return None
         return batched
