@@ -385,6 +385,34 @@ def test_disabled_rollout_with_every_env_finished_calls_no_policy(cluster: Any) 
 
 
 # --- a lost node under on_worker_failure="restart" ------------------------------------------------
+def closing_calls(envs: RayVectorEnv) -> list[tuple[str, int]]:
+    """What ``envs`` does to its hosts from now on, in order: ``("close", k)`` for a ``close``
+    call sent to host ``k``, ``("kill", k)`` for a ``ray.kill`` of it (both done by Ray)."""
+    calls: list[tuple[str, int]] = []
+
+    class Handle:
+        def __init__(self, actor: Any, k: int) -> None:
+            self.actor, self.k = actor, k
+
+        def __getattr__(self, name: str) -> Any:
+            if name == "close":
+                calls.append(("close", self.k))
+            return getattr(self.actor, name)
+
+    class Ray:
+        def __getattr__(self, name: str) -> Any:
+            return getattr(ray, name)
+
+        def kill(self, handle: Any, **kwargs: Any) -> None:
+            calls.append(("kill", handle.k))
+            ray.kill(handle.actor, **kwargs)
+
+    for k, host in enumerate(envs.hosts):
+        host.actor = Handle(host.actor, k)
+    envs._ray = Ray()
+    return calls
+
+
 def hosts_on(envs: RayVectorEnv, node_id: str) -> list[int]:
     return [k for k, host in enumerate(envs.hosts) if node_id.startswith(host.node)]
 
@@ -468,6 +496,14 @@ def test_restart_without_a_free_cpu_raises_worker_died_in_time(cluster: Any) -> 
             assert NO_CPUS_FOR_RESTART.split("{", 1)[0] in str(info.value)
             with pytest.raises(error.WorkerDied):  # unusable afterwards, as in "raise" mode
                 envs.step(np.ones(3, dtype=np.int64))
+            # Ray still restarts the lost host when a CPU frees up: close kills it before the
+            # other hosts free theirs, so that no process is started for it as they close, and
+            # sends it no close to wait for.
+            calls = closing_calls(envs)
+            envs.close()
+            assert calls[0] == ("kill", lost)
+            assert ("close", lost) not in calls
+            assert {k for what, k in calls if what == "close"} == set(range(3)) - {lost}
         finally:
             if envs is not None:
                 envs.close()

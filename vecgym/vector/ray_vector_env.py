@@ -175,6 +175,7 @@ class RayVectorEnv(RayHosts):
         self.hosts = []
         self._owns_ray = False
         self._broken = None
+        self._unrestarted = None
         self._pending = None
         self._rollouts = collections.deque()
         checked = options.validate(

@@ -70,6 +70,8 @@ class RayHosts(SubEnvsVectorEnv[Any, Any, np.ndarray]):
     _ray: Any
     _owns_ray: bool
     _broken: BaseException | None
+    _unrestarted: int | None
+    """The host whose restart did not come back in time (Ray may still restart it later)."""
     _pending: tuple[str, list[Any]] | None
     _rollouts: collections.deque[tuple[Any, int, list[Any], list[int]]]
     _slices: list[tuple[int, int]]
@@ -512,7 +514,7 @@ class RayHosts(SubEnvsVectorEnv[Any, Any, np.ndarray]):
                 self._ended[i] = ended
             return obs, infos, instance
         failed = self._restart_failed(k, self._shortage(k, how), limit)
-        self._broken = failed
+        self._broken, self._unrestarted = failed, k
         raise failed
 
     def _restart_limit(self) -> float:
@@ -617,9 +619,19 @@ class RayHosts(SubEnvsVectorEnv[Any, Any, np.ndarray]):
                 pending, self._pending = self._pending[0], None
                 with contextlib.suppress(Exception):
                     logger.warn(PENDING_MSG.format(method="close", pending=pending))
+        # A host that did not come back from a restart has no envs to close, and Ray may still
+        # restart it: it is killed first, so that it is not started on a CPU that the other
+        # hosts free while they close (a process that would outlive this call), and its close
+        # is not waited for.
+        lost = getattr(self, "_unrestarted", None)
+        if lost is not None:
+            with contextlib.suppress(Exception):
+                ray.kill(self.hosts[lost].actor, no_restart=True)
         try:
             refs = []
-            for host in self.hosts:
+            for k, host in enumerate(self.hosts):
+                if k == lost:
+                    continue
                 with contextlib.suppress(Exception):
                     refs.append(host.actor.close.remote())
             if refs:
