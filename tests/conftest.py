@@ -156,10 +156,11 @@ def no_leaks() -> Iterator[None]:
         if not (leaked_children or leaked_shm) or time.monotonic() > deadline:
             break
         time.sleep(0.05)
+    leaked = _describe(leaked_children) if leaked_children else ""  # before they are killed
     for pid in leaked_children:
         with contextlib.suppress(psutil.NoSuchProcess):
             psutil.Process(pid).kill()
-    assert not leaked_children, f"test leaked child processes: {_describe(leaked_children)}"
+    assert not leaked_children, f"test leaked child processes: {leaked}"
     assert not leaked_shm, f"test leaked shared memory entries in {SHM_DIR}: {sorted(leaked_shm)}"
 
 
