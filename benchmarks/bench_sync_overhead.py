@@ -102,8 +102,7 @@ def _unmerged(env_fns: list[Callable[[], Any]]) -> Any:
     from vecgym.vector import SyncVectorEnv
 
     envs = SyncVectorEnv(env_fns)
-    envs._repeated_infos = None
-    envs._step_infos = lambda step_infos, every_env: {}
+    envs._step_infos = lambda step_infos: {}
     return envs
 
 

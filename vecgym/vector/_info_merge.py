@@ -219,15 +219,10 @@ class RepeatedScalarInfos:
 
     def __call__(self, infos: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
         """The batched infos of ``infos`` (one per env, in env order), or ``None``."""
-        batched = self.repeat(infos)
-        if batched is None:
-            batched = self.learn_and_batch(infos)
+        batched = self._batch(infos)
+        if batched is None and self._learn(infos):
+            batched = self._batch(infos)
         return batched
-
-    def learn_and_batch(self, infos: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
-        """Learn the schema of ``infos`` and batch them with it, or ``None`` (for infos that
-        :meth:`repeat` just turned away)."""
-        return self.repeat(infos) if self._learn(infos) else None
 
     def _learn(self, infos: Sequence[dict[str, Any]]) -> bool:
         """Take the schema of ``infos[0]``; whether it is new and could be batched here."""
@@ -257,9 +252,7 @@ class RepeatedScalarInfos:
         self._masks = np.ones((width, self._num_envs), dtype=np.bool_)
         return True
 
-    def repeat(self, infos: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
-        """The batched infos of ``infos`` when they fit the schema learned last, else ``None``
-        (without learning theirs: :meth:`learn_and_batch`)."""
+    def _batch(self, infos: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
         keys, width = self._keys, self._width
         # The first info's keys in the learned order, as many keys in all as the learned ones,
         # and each learned key in every info: every info has exactly the learned keys.

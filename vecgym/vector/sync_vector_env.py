@@ -333,8 +333,7 @@ class SyncVectorEnv(SubEnvsVectorEnv[ObsType, ActType, np.ndarray], Generic[ObsT
                 (a vectorised bounds test; the message names the envs). Nothing is stepped then.
             ClosedEnvironmentError: the vector env is closed.
         """
-        if self.closed:
-            self._check_open()
+        self._check_open()
         num_envs = self.num_envs
         self._check_step_actions(actions)
         autoreset_envs = self._autoreset_envs
@@ -369,48 +368,41 @@ class SyncVectorEnv(SubEnvsVectorEnv[ObsType, ActType, np.ndarray], Generic[ObsT
                 assert env_obs is not None
                 env_obs[i] = obs
             step_infos.append(info)
-        # The infos, when every env returned one, first with the schema learned last.
-        infos, every_env, repeated = None, False, self._repeated_infos
-        if repeated is not None and all(step_infos):
-            every_env = True
-            infos = repeated.repeat(step_infos)
-        if infos is None:
-            infos = self._step_infos(step_infos, every_env)
-        if self.copy and env_obs is None and type(self._observations) is np.ndarray:
-            return self._observations.copy(), rewards, terminations, truncations, infos
+        infos = self._step_infos(step_infos)
         return self._batched_observations(), rewards, terminations, truncations, infos
 
     def _check_step_actions(self, actions: Any) -> None:
         """What ``step`` checks before it steps anything: the batch's length (``ValueError``),
         that every env was reset (``ResetNeeded``), then the actions (``InvalidAction``)."""
         num_envs = self.num_envs
-        if (
+        # The usual batch for a float Box with the default check: ActionBoundsCheck's NaN test
+        # runs inline (the largest value is NaN exactly when one of them is).
+        nan_test = (
             type(actions) is np.ndarray
             and actions.dtype is self._nan_tested_dtype
             and actions.shape == self._actions_shape
+        )
+        if (
+            not nan_test
+            and isinstance(actions, np.ndarray)
+            and (actions.ndim == 0 or len(actions) != num_envs)
         ):
-            # The usual batch for a float Box with the default check: ActionBoundsCheck's NaN
-            # test, inline (its largest value is NaN exactly when one of them is).
-            if not self._all_reset:
-                check_not_before_reset(self._was_reset)
+            raise ValueError(ACTIONS_LENGTH_MSG.format(num_envs, actions.shape))
+        if not self._all_reset:
+            check_not_before_reset(self._was_reset)
+        if nan_test:
             flat = actions.reshape(-1)
             top = flat[flat.argmax()]
             if top != top:  # the check names the envs
                 self._action_check.check_batch(actions, num_envs)  # type: ignore[union-attr]
-        else:
-            if isinstance(actions, np.ndarray) and (actions.ndim == 0 or len(actions) != num_envs):
-                raise ValueError(ACTIONS_LENGTH_MSG.format(num_envs, actions.shape))
-            if not self._all_reset:
-                check_not_before_reset(self._was_reset)
-            if self._action_check is not None:
-                self._action_check.check_batch(actions, num_envs)
+        elif self._action_check is not None:
+            self._action_check.check_batch(actions, num_envs)
 
-    def _step_infos(self, step_infos: list[dict[str, Any]], every_env: bool) -> dict[str, Any]:
+    def _step_infos(self, step_infos: list[dict[str, Any]]) -> dict[str, Any]:
         """The infos of a step batched once, key by key (:meth:`VectorEnv._merge_infos`); when
-        ``every_env`` returned one (and they did not fit the schema learned last), first through
-        the shortcut for repeated scalar infos with their own schema."""
-        if every_env and self._repeated_infos is not None:
-            infos = self._repeated_infos.learn_and_batch(step_infos)
+        every env returned one, first through the shortcut for repeated scalar infos."""
+        if self._repeated_infos is not None and all(step_infos):
+            infos = self._repeated_infos(step_infos)
             if infos is not None:
                 return infos
         entries = [(i, info) for i, info in enumerate(step_infos) if info]
