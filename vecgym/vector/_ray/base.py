@@ -623,7 +623,7 @@ class RayHosts(SubEnvsVectorEnv[Any, Any, np.ndarray]):
         # restart it: it is killed first, so that it is not started on a CPU that the other
         # hosts free while they close (a process that would outlive this call), and its close
         # is not waited for.
-        lost = getattr(self, "_unrestarted", None)
+        lost = self._unrestarted
         if lost is not None:
             with contextlib.suppress(Exception):
                 ray.kill(self.hosts[lost].actor, no_restart=True)
