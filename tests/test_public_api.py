@@ -1,4 +1,4 @@
-"""The public surface Gymnasium code imports (shared/SURFACE.md) exists under ``vecgym``.
+"""Every name that Gymnasium code imports (the ``SURFACE`` table below) exists under ``vecgym``.
 
 Every public name must resolve, and must be the very object defined in its home module (one home
 per symbol; public paths are re-exports), and that home must be vecgym's own code.
