@@ -1,5 +1,5 @@
-"""The invasive env checker: a correct env passes silently, each violation gets "
-"Gymnasium's error."""
+"""The invasive env checker: a correct env passes silently, each violation gets Gymnasium's
+exception type or warning category, with vecgym's own message (matched through its constant)."""
 
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ from tests.support.checker_envs import CheckerEnv
 from tests.support.messages import message_pattern
 from vecgym import error
 from vecgym.core import env_checker as ec
+from vecgym.core import passive_env_checker as pec
 from vecgym.core.env_checker import (
     MSG_RESET_NO_OPTIONS,
     MSG_RESET_OBS_NOT_DETERMINISTIC,
@@ -43,8 +44,16 @@ def _plain(message: str) -> str:
     return re.sub(r"\x1b\[\d+m", "", message).removeprefix("WARN: ")
 
 
-def exactly(message: str) -> str:
-    return f"^{re.escape(message)}$"
+def exactly(template: str, **fields: Any) -> str:
+    """A ``match`` pattern for exactly ``template`` filled with ``fields``."""
+    return f"^{message_pattern(template, **fields)}$"
+
+
+def assert_messages(messages: list[str], patterns: list[str]) -> None:
+    """``messages`` (from :func:`recorded`) match ``patterns`` one to one, each in full."""
+    assert len(messages) == len(patterns), messages
+    for message, pattern in zip(messages, patterns, strict=True):
+        assert re.fullmatch(pattern, message), (message, pattern)
 
 
 class FakeSpec:
@@ -67,10 +76,7 @@ def env(**kwargs: Any) -> CheckerEnv:
     return CheckerEnv(**kwargs)
 
 
-NO_SPEC_RENDER = (
-    "Not able to test alternative render modes due to the environment not having a spec. "
-    "Try instantiating the environment through `gymnasium.make`"
-)
+NO_SPEC_RENDER = message_pattern(ec.MSG_NO_SPEC_FOR_RENDER)
 
 
 def test_public_paths_are_the_core_objects() -> None:
@@ -171,7 +177,7 @@ def test_correct_env_passes_with_box_action_space() -> None:
 
 
 def test_without_spec_the_render_modes_cannot_be_tested() -> None:
-    assert recorded(ec.check_env, env()) == [NO_SPEC_RENDER]
+    assert_messages(recorded(ec.check_env, env()), [NO_SPEC_RENDER])
     assert recorded(ec.check_env, env(), skip_render_check=True) == []
 
 
@@ -195,9 +201,10 @@ def test_bad_render_of_a_declared_mode_is_reported() -> None:
     metadata = {"render_modes": ["rgb_array"], "render_fps": 4}
     spec = FakeSpec(lambda **kw: env(metadata=metadata, render=lambda self: None, **kw))
     test_env = env(metadata=metadata, spec=spec)
-    assert recorded(ec.check_env, test_env) == [
-        "RGB-array rendering should return a numpy array, got <class 'NoneType'>"
-    ]
+    assert_messages(
+        recorded(ec.check_env, test_env),
+        [message_pattern(pec.MSG_RENDER_RGB_NOT_ARRAY, actual=type(None))],
+    )
 
 
 def test_unsupported_render_mode_raises() -> None:
@@ -217,57 +224,38 @@ def test_closing_twice_must_not_raise() -> None:
 
     spec = FakeSpec(lambda **kw: CloseOnce(Box(0.0, 1.0, (2,), np.float32), Discrete(2), **kw))
     test_env = env(spec=spec)
-    assert recorded(ec.check_env, test_env) == [
-        "Calling `env.close()` on the closed environment should be allowed, but it raised an "
-        "exception: already closed"
-    ]
+    assert_messages(
+        recorded(ec.check_env, test_env),
+        [message_pattern(ec.MSG_CLOSE_TWICE_RAISED, exc="already closed")],
+    )
     assert recorded(ec.check_env, test_env, skip_close_check=True) == []
 
 
 def test_warn_argument_is_ignored_with_a_warning() -> None:
-    assert recorded(ec.check_env, env(), warn=True, skip_render_check=True) == [
-        "`check_env(warn=...)` parameter is now ignored."
-    ]
+    assert_messages(
+        recorded(ec.check_env, env(), warn=True, skip_render_check=True),
+        [message_pattern(ec.MSG_WARN_IGNORED)],
+    )
 
 
 def test_wrapped_env_warns() -> None:
     wrapped = vecgym.Wrapper(env())
-    messages = recorded(ec.check_env, wrapped, skip_render_check=True)
-    assert len(messages) == 1
-    assert messages[0].startswith(
-        f"The environment ({wrapped}) is different from the unwrapped version"
+    assert_messages(
+        recorded(ec.check_env, wrapped, skip_render_check=True),
+        [message_pattern(ec.MSG_WRAPPED_ENV, env=wrapped, unwrapped=wrapped.unwrapped)],
     )
 
 
 def test_not_an_env() -> None:
-    with pytest.raises(
-        TypeError,
-        match=exactly(
-            "The environment must inherit from the gymnasium.Env class, actual class: "
-            "<class 'str'>. "
-            "See https://gymnasium.farama.org/introduction/create_custom_env/ for more info."
-        ),
-    ):
+    with pytest.raises(TypeError, match=exactly(ec.MSG_NOT_AN_ENV, actual=str)):
         ec.check_env("Error")  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
-        (
-            {"action_space": None},
-            (
-                "The environment must specify an action space. See "
-                "https://gymnasium.farama.org/introduction/create_custom_env/ for more info."
-            ),
-        ),
-        (
-            {"observation_space": None},
-            (
-                "The environment must specify an observation space. See "
-                "https://gymnasium.farama.org/introduction/create_custom_env/ for more info."
-            ),
-        ),
+        ({"action_space": None}, ec.MSG_NO_ACTION_SPACE),
+        ({"observation_space": None}, ec.MSG_NO_OBSERVATION_SPACE),
     ],
 )
 def test_missing_spaces(kwargs: dict[str, Any], message: str) -> None:
@@ -280,66 +268,35 @@ def test_missing_spaces(kwargs: dict[str, Any], message: str) -> None:
 
 
 def test_space_checks_run_first() -> None:
-    with pytest.raises(AssertionError, match=exactly("An empty Dict action space is not allowed.")):
+    with pytest.raises(AssertionError, match=exactly(pec.MSG_EMPTY_DICT, space_type="action")):
         ec.check_env(env(action_space=Dict()))
 
 
 # ---- check_reset_seed_determinism ------------------------------------------------------------
 @pytest.mark.parametrize(
-    ("reset", "kind", "message"),
+    ("reset", "kind", "pattern"),
     [
-        (
-            lambda self: (self.sample_obs(), {}),
-            error.Error,
-            "The `reset` method does not provide a `seed` or `**kwargs` keyword argument.",
-        ),
-        (
-            ce.reset_ignoring_seed,
-            AssertionError,
-            (
-                "Expects the random number generator to have been generated given a seed was "
-                "passed to reset. Most likely the environment reset function does not call "
-                "`super().reset(seed=seed)`."
-            ),
-        ),
-        (
-            ce.reset_own_generator,
-            AssertionError,
-            (
-                "Most likely the environment reset function does not call "
-                "`super().reset(seed=seed)` as the random generates are not same when the "
-                "same seeds are passed to `env.reset`."
-            ),
-        ),
-        (
-            ce.reset_fixed_seed,
-            AssertionError,
-            (
-                "Most likely the environment reset function does not call "
-                "`super().reset(seed=seed)` as the random number generators are not "
-                "different when different seeds are passed to `env.reset`."
-            ),
-        ),
+        (lambda self: (self.sample_obs(), {}), error.Error, exactly(ec.MSG_RESET_NO_SEED)),
+        (ce.reset_ignoring_seed, AssertionError, exactly(ec.MSG_RESET_RNG_NOT_SEEDED)),
+        (ce.reset_own_generator, AssertionError, exactly(ec.MSG_RESET_SAME_SEED_RNG_DIFFERS)),
+        (ce.reset_fixed_seed, AssertionError, exactly(ec.MSG_RESET_OTHER_SEED_RNG_SAME)),
         (
             ce.reset_returning(lambda self: (np.full(2, 5.0, np.float32), {})),
             AssertionError,
-            (
-                "The observation returned by `env.reset(seed=123)` is not within the "
-                "observation space."
-            ),
+            exactly(ec.MSG_RESET_OBS_OUTSIDE, call="seed=123"),
         ),
     ],
 )
-def test_check_reset_seed_determinism_errors(reset: Any, kind: type, message: str) -> None:
-    with pytest.raises(kind, match=exactly(message)):
+def test_check_reset_seed_determinism_errors(reset: Any, kind: type, pattern: str) -> None:
+    with pytest.raises(kind, match=pattern):
         ec.check_reset_seed_determinism(env(reset=reset))
 
 
 def test_check_reset_seed_determinism_default_seed_warns() -> None:
-    assert recorded(ec.check_reset_seed_determinism, env(reset=ce.reset_default_seed)) == [
-        "The default seed argument in reset should be `None`, otherwise the environment will by "
-        "default always be deterministic. Actual default: 23"
-    ]
+    assert_messages(
+        recorded(ec.check_reset_seed_determinism, env(reset=ce.reset_default_seed)),
+        [message_pattern(ec.MSG_RESET_SEED_DEFAULT, default=23)],
+    )
 
 
 def test_check_reset_seed_determinism_accepts_any_var_keyword_name() -> None:
@@ -351,7 +308,9 @@ def test_check_reset_seed_determinism_wraps_type_errors() -> None:
     def reset(self: Any, *, seed: Any = None, options: Any = None) -> Any:
         raise TypeError("bad seed type")
 
-    with pytest.raises(AssertionError, match=r"The error was: bad seed type$") as info:
+    with pytest.raises(
+        AssertionError, match=exactly(ec.MSG_RESET_SEED_TYPE_ERROR, exc="bad seed type")
+    ) as info:
         ec.check_reset_seed_determinism(env(reset=reset))
     assert isinstance(info.value.__cause__, TypeError)
 
@@ -382,13 +341,13 @@ def test_reset_observations_only_close_warns() -> None:
     test_env = env(
         observation_space=Box(0.0, 1.0, (2,), np.float64), reset=reset, spec=FakeSpec(env)
     )
-    assert recorded(ec.check_reset_seed_determinism, test_env) == [
-        "Using `env.reset(seed=123)` observations are not equal although similar.",
-        (
-            "Using `env.reset(seed=123)` then `env.reset()` observations are not equal "
-            "although similar."
-        ),
-    ]
+    assert_messages(
+        recorded(ec.check_reset_seed_determinism, test_env),
+        [
+            message_pattern(ec.MSG_RESET_OBS_ONLY_CLOSE),
+            message_pattern(ec.MSG_RESET_THEN_RESET_ONLY_CLOSE),
+        ],
+    )
 
 
 # ---- other reset checks ----------------------------------------------------------------------
@@ -404,7 +363,9 @@ def test_check_reset_options() -> None:
             raise TypeError("no options please")
         return self.sample_obs(), {}
 
-    with pytest.raises(AssertionError, match=r"The error was: no options please$"):
+    with pytest.raises(
+        AssertionError, match=exactly(ec.MSG_RESET_OPTIONS_TYPE_ERROR, exc="no options please")
+    ):
         ec.check_reset_options(env(reset=reset))
 
 
@@ -414,23 +375,20 @@ def test_check_env_reports_missing_options_after_seed_checks() -> None:
 
 
 def test_check_reset_return_info_deprecation() -> None:
-    assert recorded(
-        ec.check_reset_return_info_deprecation, env(reset=ce.reset_with_return_info)
-    ) == [
-        "`return_info` is deprecated as an optional argument to `reset`. `reset`should now always "
-        "return `obs, info` where `obs` is an observation, and `info` is a dictionarycontaining "
-        "additional information."
-    ]
+    assert_messages(
+        recorded(ec.check_reset_return_info_deprecation, env(reset=ce.reset_with_return_info)),
+        [message_pattern(ec.MSG_RETURN_INFO_DEPRECATED)],
+    )
     assert recorded(ec.check_reset_return_info_deprecation, env()) == []
 
 
 def test_check_seed_deprecation() -> None:
     test_env = env()
     test_env.seed = lambda seed=None: None  # type: ignore[attr-defined]
-    assert recorded(ec.check_seed_deprecation, test_env) == [
-        "Official support for the `seed` function is dropped. Standard practice is to reset "
-        "gymnasium environments using `env.reset(seed=<desired seed>)`"
-    ]
+    assert_messages(
+        recorded(ec.check_seed_deprecation, test_env),
+        [message_pattern(ec.MSG_SEED_FN_DEPRECATED)],
+    )
     for not_callable in ([], 123):
         test_env.seed = not_callable  # type: ignore[attr-defined]
         assert recorded(ec.check_seed_deprecation, test_env) == []
@@ -439,57 +397,35 @@ def test_check_seed_deprecation() -> None:
 
 
 @pytest.mark.parametrize(
-    ("value", "message"),
+    ("value", "pattern"),
     [
-        (
-            lambda self: [self.sample_obs(), {}],
-            (
-                "The result returned by `env.reset()` was not a tuple of the form `(obs, "
-                "info)`, where `obs` is a observation and `info` is a dictionary containing "
-                "additional information. Actual type: `<class 'list'>`"
-            ),
-        ),
-        ((1, 2, 3), "Calling the reset method did not return a 2-tuple, actual length: 3"),
-        (
-            lambda self: (self.sample_obs() + 2, {}),
-            "The first element returned by `env.reset()` is not within the observation space.",
-        ),
+        (lambda self: [self.sample_obs(), {}], exactly(ec.MSG_RESET_NOT_TUPLE, actual=list)),
+        ((1, 2, 3), exactly(ec.MSG_RESET_NOT_PAIR, length=3)),
+        (lambda self: (self.sample_obs() + 2, {}), exactly(ec.MSG_RESET_FIRST_OUTSIDE)),
         (
             lambda self: (self.sample_obs(), ["key", "value"]),
-            (
-                "The second element returned by `env.reset()` was not a dictionary, actual "
-                "type: <class 'list'>"
-            ),
+            exactly(ec.MSG_RESET_INFO_NOT_DICT, actual=list),
         ),
     ],
 )
-def test_check_reset_return_type(value: Any, message: str) -> None:
-    with pytest.raises(AssertionError, match=exactly(message)):
+def test_check_reset_return_type(value: Any, pattern: str) -> None:
+    with pytest.raises(AssertionError, match=pattern):
         ec.check_reset_return_type(env(reset=ce.reset_returning(value)))
 
 
 def test_check_env_rejects_wrong_obs_dtype() -> None:
     wrong_dtype = ce.reset_returning(lambda self: (np.zeros(2, np.float64), {}))
-    with pytest.raises(AssertionError, match="not within the observation space"):
+    with pytest.raises(AssertionError, match=exactly(ec.MSG_RESET_FIRST_OUTSIDE)):
         ec.check_env(env(reset=wrong_dtype))
 
 
 # ---- step checks -----------------------------------------------------------------------------
 @pytest.mark.parametrize(
-    ("step", "message"),
+    ("step", "pattern"),
     [
-        (
-            ce.step_unseeded_obs,
-            "Deterministic step observations are not equivalent for the same seed and action",
-        ),
-        (
-            ce.step_unseeded_reward,
-            "Deterministic step rewards are not equivalent for the same seed and action",
-        ),
-        (
-            ce.step_unseeded_info,
-            "Deterministic step info are not equivalent for the same seed and action",
-        ),
+        (ce.step_unseeded_obs, exactly(ec.MSG_STEP_NOT_EQUIVALENT, what="observations")),
+        (ce.step_unseeded_reward, exactly(ec.MSG_STEP_NOT_EQUIVALENT, what="rewards")),
+        (ce.step_unseeded_info, exactly(ec.MSG_STEP_NOT_EQUIVALENT, what="info")),
         (
             ce.step_returning(
                 lambda self: (
@@ -500,24 +436,24 @@ def test_check_env_rejects_wrong_obs_dtype() -> None:
                     {},
                 )
             ),
-            "Deterministic step termination are not equivalent for the same seed and action",
+            exactly(ec.MSG_STEP_NOT_EQUIVALENT, what="termination"),
         ),
         (
             ce.step_returning(lambda self: (self.sample_obs(), 0.0, False, True, {})),
-            "Environment truncates after 1 step, something has gone very wrong.",
+            exactly(ec.MSG_STEP_TRUNCATES),
         ),
         (
             ce.step_returning(lambda self: (self.sample_obs(), 0.0, False, np.True_, {})),
-            "Environment truncates after 1 step, something has gone very wrong.",
+            exactly(ec.MSG_STEP_TRUNCATES),
         ),
         (
             ce.step_returning(lambda self: (self.sample_obs(), 0.0, False, 0, {})),
-            "Environment truncates after 1 step, something has gone very wrong.",
+            exactly(ec.MSG_STEP_TRUNCATES),
         ),
     ],
 )
-def test_check_step_determinism_errors(step: Any, message: str) -> None:
-    with pytest.raises(AssertionError, match=exactly(message)):
+def test_check_step_determinism_errors(step: Any, pattern: str) -> None:
+    with pytest.raises(AssertionError, match=pattern):
         ec.check_step_determinism(env(step=step))
 
 
@@ -549,11 +485,14 @@ def test_check_step_determinism_close_values_warn() -> None:
         )
 
     test_env = env(observation_space=Box(0.0, 1.0, (2,), np.float64), step=step)
-    assert recorded(ec.check_step_determinism, test_env) == [
-        "Step observations are not equal although similar given the same seed and action",
-        "Step rewards are not equal although similar given the same seed and action",
-        "Step info are not equal although similar given the same seed and action",
-    ]
+    assert_messages(
+        recorded(ec.check_step_determinism, test_env),
+        [
+            message_pattern(ec.MSG_STEP_ONLY_CLOSE, what="observations"),
+            message_pattern(ec.MSG_STEP_ONLY_CLOSE, what="rewards"),
+            message_pattern(ec.MSG_STEP_ONLY_CLOSE, what="info"),
+        ],
+    )
 
 
 def test_check_step_determinism_skipped_for_nondeterministic_spec() -> None:
@@ -575,11 +514,7 @@ def test_check_returned_data_not_reused() -> None:
     with pytest.raises(
         AssertionError,
         match=exactly(
-            "The observations returned by `env.step() (call 2)` and `env.step() (call "
-            "3)` share an object, "
-            "therefore, modifying one will modify the other. Environments must return "
-            "new observation data "
-            "on every call as users keep the data returned to them."
+            ec.MSG_DATA_REUSED_OBS, source_1="env.step() (call 2)", source_2="env.step() (call 3)"
         ),
     ):
         ec.check_returned_data_not_reused(env(step=reused_obs))
@@ -592,7 +527,11 @@ def test_check_returned_data_not_reused() -> None:
 
     with pytest.raises(
         AssertionError,
-        match=re.escape("The infos returned by `env.reset() (call 1)` and `env.reset() (call 4)`"),
+        match=exactly(
+            ec.MSG_DATA_REUSED_INFO,
+            source_1="env.reset() (call 1)",
+            source_2="env.reset() (call 4)",
+        ),
     ):
         ec.check_returned_data_not_reused(env(reset=reset))
 
@@ -611,60 +550,37 @@ def test_check_returned_data_not_reused_stops_at_episode_end() -> None:
 def test_check_env_catches_reused_buffers() -> None:
     buffer = np.zeros(2, np.float32)
     reused = ce.step_returning(lambda self: (buffer, 0.0, False, False, {}))
-    with pytest.raises(AssertionError, match="share an object"):
+    with pytest.raises(AssertionError, match=exactly(ec.MSG_DATA_REUSED_OBS)):
         ec.check_env(env(step=reused), skip_render_check=True)
 
 
 # ---- check_space_limit -----------------------------------------------------------------------
+def _low_infinite(space_type: str) -> str:
+    return message_pattern(ec.MSG_BOX_LOW_INFINITE, space_type=space_type)
+
+
+def _high_infinite(space_type: str) -> str:
+    return message_pattern(ec.MSG_BOX_HIGH_INFINITE, space_type=space_type)
+
+
+NOT_NORMALISED = message_pattern(ec.MSG_BOX_ACTION_NOT_NORMALISED)
+
+
 @pytest.mark.parametrize(
     ("space", "space_type", "expected"),
     [
         (
             Box(-np.inf, np.inf, (2,), np.float32),
             "observation",
-            [
-                "A Box observation space minimum value is -infinity. This is probably too low.",
-                "A Box observation space maximum value is infinity. This is probably too high.",
-            ],
+            [_low_infinite("observation"), _high_infinite("observation")],
         ),
         (
             Box(-np.inf, np.inf, (2,), np.float32),
             "action",
-            [
-                "A Box action space minimum value is -infinity. This is probably too low.",
-                "A Box action space maximum value is infinity. This is probably too high.",
-                (
-                    "For Box action spaces, we recommend using a symmetric and normalized "
-                    "space (range=[-1, 1] or [0, 1]). See "
-                    "https://stable-baselines3.readthedocs.io/en/master/guide/rl_tips.html "
-                    "for more information."
-                ),
-            ],
+            [_low_infinite("action"), _high_infinite("action"), NOT_NORMALISED],
         ),
-        (
-            Box(-2.0, 2.0, (2,), np.float32),
-            "action",
-            [
-                (
-                    "For Box action spaces, we recommend using a symmetric and normalized "
-                    "space (range=[-1, 1] or [0, 1]). See "
-                    "https://stable-baselines3.readthedocs.io/en/master/guide/rl_tips.html "
-                    "for more information."
-                ),
-            ],
-        ),
-        (
-            Box(-0.5, 1.0, (2,), np.float32),
-            "action",
-            [
-                (
-                    "For Box action spaces, we recommend using a symmetric and normalized "
-                    "space (range=[-1, 1] or [0, 1]). See "
-                    "https://stable-baselines3.readthedocs.io/en/master/guide/rl_tips.html "
-                    "for more information."
-                ),
-            ],
-        ),
+        (Box(-2.0, 2.0, (2,), np.float32), "action", [NOT_NORMALISED]),
+        (Box(-0.5, 1.0, (2,), np.float32), "action", [NOT_NORMALISED]),
         (Box(-2.0, 2.0, (2,), np.float32), "observation", []),
         (Box(-2.0, 2.0, (2, 2), np.float32), "action", []),  # only vector boxes are checked
         (Box(0.0, 0.5, (2,), np.float32), "action", []),
@@ -672,78 +588,174 @@ def test_check_env_catches_reused_buffers() -> None:
         (
             Dict(a=Tuple([Box(-np.inf, 0.0, (1,), np.float32)])),
             "observation",
-            [
-                "A Box observation space minimum value is -infinity. This is probably too low.",
-            ],
+            [_low_infinite("observation")],
         ),
         (Discrete(3), "action", []),
     ],
 )
 def test_check_space_limit(space: Any, space_type: str, expected: list[str]) -> None:
-    assert recorded(ec.check_space_limit, space, space_type) == expected
+    assert_messages(recorded(ec.check_space_limit, space, space_type), expected)
 
 
 def test_check_env_reports_space_limits() -> None:
     test_env = env(observation_space=Box(-np.inf, np.inf, (2,), np.float32))
-    assert recorded(ec.check_env, test_env, skip_render_check=True) == [
-        "A Box observation space minimum value is -infinity. This is probably too low.",
-        "A Box observation space maximum value is infinity. This is probably too high.",
-    ]
+    assert_messages(
+        recorded(ec.check_env, test_env, skip_render_check=True),
+        [_low_infinite("observation"), _high_infinite("observation")],
+    )
+
+
+# ---- comparisons with Gymnasium --------------------------------------------------------------
+# Gymnasium's check_env must give the same warning categories (in the same order and number) and
+# raise the same exception type; vecgym's messages are its own, checked through their constants.
+def recorded_categories(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> list[type]:
+    """Run ``fn`` and return the category of every warning it raised."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        fn(*args, **kwargs)
+    return [w.category for w in caught]
 
 
 # ---- built-in environments -------------------------------------------------------------------
-@pytest.mark.parametrize("env_id", ["CartPole-v1", "MountainCar-v0", "Pendulum-v1", "Taxi-v4"])
-def test_builtin_envs_warn_as_in_gymnasium(env_id: str) -> None:
+@pytest.mark.parametrize(
+    ("env_id", "expected"),
+    [
+        ("CartPole-v1", [_low_infinite("observation"), _high_infinite("observation")]),
+        ("MountainCar-v0", []),
+        ("Pendulum-v1", [NOT_NORMALISED]),
+        ("Taxi-v4", []),
+    ],
+)
+def test_builtin_envs_warn_as_in_gymnasium(env_id: str, expected: list[str]) -> None:
     gymnasium = pytest.importorskip("gymnasium")
     from gymnasium.utils.env_checker import check_env as gymnasium_check_env
 
-    made = vecgym.make(env_id, disable_env_checker=True)
-    reference = gymnasium.make(env_id, disable_env_checker=True)
     # rendering "human" needs pygame, an optional extra
     skip_render = importlib.util.find_spec("pygame") is None
+    made = vecgym.make(env_id, disable_env_checker=True)
+    reference = gymnasium.make(env_id, disable_env_checker=True)
     try:
         ours = recorded(ec.check_env, made.unwrapped, skip_render_check=skip_render)
-        theirs = recorded(gymnasium_check_env, reference.unwrapped, skip_render_check=skip_render)
+        our_categories = recorded_categories(
+            ec.check_env, made.unwrapped, skip_render_check=skip_render
+        )
+        their_categories = recorded_categories(
+            gymnasium_check_env, reference.unwrapped, skip_render_check=skip_render
+        )
     finally:
         made.close()
         reference.close()
-    assert ours == theirs
+    assert our_categories == their_categories
+    assert_messages(ours, expected)
 
 
 # ---- differential: the same environments through Gymnasium's check_env -----------------------
-DIFFERENTIAL_CASES: dict[str, dict[str, Any]] = {
-    "correct": {},
-    "correct-with-spec": {"spec": True},
-    "ignores-seed": {"reset": ce.reset_ignoring_seed},
-    "own-generator": {"reset": ce.reset_own_generator},
-    "fixed-seed": {"reset": ce.reset_fixed_seed},
-    "default-seed": {"reset": ce.reset_default_seed},
-    "no-options": {"reset": ce.reset_without_options},
-    "return-info": {"reset": ce.reset_with_return_info},
-    "unseeded-step": {"step": ce.step_unseeded_obs},
-    "unseeded-reward": {"step": ce.step_unseeded_reward},
-    "reward-nan": {
-        "step": ce.step_returning(lambda self: (self.sample_obs(), float("nan"), False, False, {}))
-    },
-    "obs-outside": {
-        "step": ce.step_returning(lambda self: (self.sample_obs() + 3, 0.0, False, False, {}))
-    },
-    "reused-buffer": {
-        "step": ce.step_returning(
-            lambda self: (self.__dict__.setdefault("buf", self.sample_obs()), 0.0, False, False, {})
-        )
-    },
-    "infinite-box": {"observation_space": "inf-box"},
-    "list-reset": {"reset": ce.reset_returning(lambda self: [self.sample_obs(), {}])},
-    "bad-render-mode": {
-        "render_mode": "rgb_array",
-        "metadata": {"render_modes": ["human"], "render_fps": 3},
-    },
+_REUSED_BUFFER = message_pattern(
+    ec.MSG_DATA_REUSED_OBS, source_1="env.step() (call 2)", source_2="env.step() (call 3)"
+)
+
+#: case -> (env kwargs, vecgym's warning patterns, vecgym's exception pattern or None)
+DIFFERENTIAL_CASES: dict[str, tuple[dict[str, Any], list[str], str | None]] = {
+    "correct": ({}, [NO_SPEC_RENDER], None),
+    "correct-with-spec": ({"spec": True}, [], None),
+    "ignores-seed": (
+        {"reset": ce.reset_ignoring_seed},
+        [],
+        message_pattern(ec.MSG_RESET_RNG_NOT_SEEDED),
+    ),
+    "own-generator": (
+        {"reset": ce.reset_own_generator},
+        [],
+        message_pattern(ec.MSG_RESET_SAME_SEED_RNG_DIFFERS),
+    ),
+    "fixed-seed": (
+        {"reset": ce.reset_fixed_seed},
+        [],
+        message_pattern(ec.MSG_RESET_OTHER_SEED_RNG_SAME),
+    ),
+    "default-seed": (
+        {"reset": ce.reset_default_seed},
+        [
+            message_pattern(ec.MSG_RESET_SEED_DEFAULT, default=23),
+            message_pattern(pec.MSG_RESET_SEED_DEFAULT),
+            NO_SPEC_RENDER,
+        ],
+        None,
+    ),
+    "no-options": ({"reset": ce.reset_without_options}, [], message_pattern(MSG_RESET_NO_OPTIONS)),
+    "return-info": (
+        {"reset": ce.reset_with_return_info},
+        [message_pattern(ec.MSG_RETURN_INFO_DEPRECATED), NO_SPEC_RENDER],
+        None,
+    ),
+    "unseeded-step": (
+        {"step": ce.step_unseeded_obs},
+        [],
+        message_pattern(ec.MSG_STEP_NOT_EQUIVALENT, what="observations"),
+    ),
+    "unseeded-reward": (
+        {"step": ce.step_unseeded_reward},
+        [],
+        message_pattern(ec.MSG_STEP_NOT_EQUIVALENT, what="rewards"),
+    ),
+    "reward-nan": (
+        {
+            "step": ce.step_returning(
+                lambda self: (self.sample_obs(), float("nan"), False, False, {})
+            )
+        },
+        [message_pattern(pec.MSG_REWARD_NAN)],
+        message_pattern(ec.MSG_STEP_NOT_EQUIVALENT, what="rewards"),
+    ),
+    "obs-outside": (
+        {"step": ce.step_returning(lambda self: (self.sample_obs() + 3, 0.0, False, False, {}))},
+        [
+            message_pattern(pec.MSG_OBS_OUTSIDE, pre=pec.MSG_OBS_PREFIX.format(method_name="step")),
+            NO_SPEC_RENDER,
+        ],
+        None,
+    ),
+    "reused-buffer": (
+        {
+            "step": ce.step_returning(
+                lambda self: (
+                    self.__dict__.setdefault("buf", self.sample_obs()),
+                    0.0,
+                    False,
+                    False,
+                    {},
+                )
+            )
+        },
+        [],
+        _REUSED_BUFFER,
+    ),
+    "infinite-box": (
+        {"observation_space": "inf-box"},
+        [_low_infinite("observation"), _high_infinite("observation"), NO_SPEC_RENDER],
+        None,
+    ),
+    "list-reset": (
+        {"reset": ce.reset_returning(lambda self: [self.sample_obs(), {}])},
+        [],
+        message_pattern(ec.MSG_RESET_NOT_TUPLE, actual=list),
+    ),
+    "bad-render-mode": (
+        {"render_mode": "rgb_array", "metadata": {"render_modes": ["human"], "render_fps": 3}},
+        [],
+        message_pattern(
+            MSG_RENDER_MODE_UNSUPPORTED, render_mode="rgb_array", render_modes=["human"]
+        ),
+    ),
 }
 
 
-def _outcome(api: Any, case: dict[str, Any]) -> tuple[list[str], Any]:
-    """Run ``api``'s check_env on the case built with ``api``'s Env and spaces."""
+def _outcome(api: Any, case: dict[str, Any]) -> tuple[list[tuple[type, str]], Any]:
+    """Run ``api``'s check_env on the case built with ``api``'s Env and spaces.
+
+    Returns the warnings as ``(category, message)`` and the exception as ``(type name, message)``
+    (``None`` when nothing was raised).
+    """
     kwargs = dict(case)
     spaces = api.spaces
     if kwargs.get("observation_space") == "inf-box":
@@ -763,14 +775,23 @@ def _outcome(api: Any, case: dict[str, Any]) -> tuple[list[str], Any]:
             raised = None
         except Exception as exc:
             raised = (type(exc).__name__, str(exc))
-    return [_plain(str(w.message)) for w in caught], raised
+    return [(w.category, _plain(str(w.message))) for w in caught], raised
 
 
 @pytest.mark.parametrize("case", list(DIFFERENTIAL_CASES), ids=str)
 def test_differential_against_gymnasium(case: str) -> None:
     gymnasium = pytest.importorskip("gymnasium")
     pytest.importorskip("gymnasium.utils.env_checker")
+    kwargs, own_warnings, own_error = DIFFERENTIAL_CASES[case]
+    ours, our_error = _outcome(vecgym, kwargs)
+    theirs, their_error = _outcome(gymnasium, kwargs)
 
-    assert _outcome(vecgym, DIFFERENTIAL_CASES[case]) == _outcome(
-        gymnasium, DIFFERENTIAL_CASES[case]
-    )
+    assert [category for category, _ in ours] == [category for category, _ in theirs]
+    assert (our_error and our_error[0]) == (their_error and their_error[0])
+
+    assert_messages([message for _, message in ours], own_warnings)
+    if own_error is None:
+        assert our_error is None
+    else:
+        assert our_error is not None
+        assert re.fullmatch(own_error, our_error[1]), our_error

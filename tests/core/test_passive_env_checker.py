@@ -1,4 +1,5 @@
-"""The passive checks: each kind of violation gives Gymnasium 1.4's warning or error."""
+"""The passive checks: each kind of violation gives Gymnasium 1.4's warning category or
+exception type, with vecgym's own message (matched through its constant)."""
 
 from __future__ import annotations
 
@@ -21,8 +22,10 @@ from tests.support.checker_envs import (
     reset_without_seed,
     step_returning,
 )
+from tests.support.messages import message_pattern
 from vecgym import error
 from vecgym.core import passive_env_checker as pec
+from vecgym.core.spaces.box import CAST_WARNING
 from vecgym.spaces import Box, Dict, Discrete, MultiBinary, MultiDiscrete, Tuple
 from vecgym.utils import passive_env_checker as public_pec
 
@@ -35,14 +38,22 @@ def recorded(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> list[tuple[ty
     return [(w.category, str(w.message)) for w in caught]
 
 
-def warned(message: str, category: type = UserWarning) -> list[tuple[type, str]]:
-    """The single warning ``vecgym.logger`` gives for ``message``."""
-    return [(category, f"WARN: {message}")]
+def warned(template: str, category: type = UserWarning, **fields: Any) -> list[tuple[type, str]]:
+    """The single warning ``vecgym.logger`` gives for ``template``: ``(category, pattern)``."""
+    return [(category, "WARN: " + message_pattern(template, **fields))]
 
 
-def exactly(message: str) -> str:
-    """A ``match`` pattern for exactly ``message``."""
-    return f"^{re.escape(message)}$"
+def assert_warnings(actual: list[tuple[type, str]], expected: list[tuple[type, str]]) -> None:
+    """``actual`` (from :func:`recorded`) has the categories of ``expected``, each message
+    matching its pattern (from :func:`warned`) in full."""
+    assert [category for category, _ in actual] == [category for category, _ in expected], actual
+    for (_, message), (_, pattern) in zip(actual, expected, strict=True):
+        assert re.fullmatch(pattern, message), (message, pattern)
+
+
+def exactly(template: str, **fields: Any) -> str:
+    """A ``match`` pattern for exactly ``template`` filled with ``fields``."""
+    return f"^{message_pattern(template, **fields)}$"
 
 
 def env(**kwargs: Any) -> CheckerEnv:
@@ -74,155 +85,122 @@ def test_public_paths_are_the_core_objects() -> None:
 
 # ---- spaces ----------------------------------------------------------------------------------
 @pytest.mark.parametrize(
-    ("space", "message"),
+    ("space", "expected"),
     [
         (
             Box(np.zeros(5), np.zeros(5), dtype=np.float64),
-            "A Box observation space maximum and minimum values are equal.",
+            warned(pec.MSG_BOX_BOUNDS_EQUAL, space_type="observation"),
         ),
         (
             with_attr(Box(np.zeros(5), np.ones(5), dtype=np.float64), "high", np.full(5, -1.0)),
-            "A Box observation space low value is greater than a high value.",
+            warned(pec.MSG_BOX_LOW_ABOVE_HIGH),
         ),
     ],
 )
-def test_observation_space_warnings(space: Any, message: str) -> None:
-    assert recorded(pec.check_observation_space, space) == warned(message)
+def test_observation_space_warnings(space: Any, expected: list[tuple[type, str]]) -> None:
+    assert_warnings(recorded(pec.check_observation_space, space), expected)
 
 
 def test_action_space_equal_bounds_warns_but_inverted_bounds_do_not() -> None:
-    message = "A Box action space maximum and minimum values are equal."
-    assert recorded(
-        pec.check_action_space, Box(np.zeros(5), np.zeros(5), dtype=np.float64)
-    ) == warned(message)
+    assert_warnings(
+        recorded(pec.check_action_space, Box(np.zeros(5), np.zeros(5), dtype=np.float64)),
+        warned(pec.MSG_BOX_BOUNDS_EQUAL, space_type="action"),
+    )
     inverted = with_attr(Box(np.zeros(5), np.ones(5), dtype=np.float64), "high", np.full(5, -1.0))
     assert recorded(pec.check_action_space, inverted) == []
 
 
 @pytest.mark.parametrize(
-    ("space", "kind", "message"),
+    ("space", "kind", "pattern"),
     [
         (
             "error",
             TypeError,
-            (
-                "observation space does not inherit from `gymnasium.spaces.Space`, actual "
-                "type: <class 'str'>"
-            ),
+            exactly(pec.MSG_NOT_A_SPACE, space_type="observation", actual=str),
         ),
         (
             with_attr(Box(np.zeros(2), np.ones(2), dtype=np.float64), "low", np.zeros(3)),
             AssertionError,
-            (
-                "The Box observation space shape and low shape have different shapes, low "
-                "shape: (3,), box shape: (2,)"
-            ),
+            exactly(pec.MSG_BOX_LOW_SHAPE["observation"], bound_shape=(3,), shape=(2,)),
         ),
         (
             with_attr(Box(np.zeros(2), np.ones(2), dtype=np.float64), "high", np.ones(3)),
             AssertionError,
-            (
-                "The Box observation space shape and high shape have have different shapes, "
-                "high shape: (3,), box shape: (2,)"
-            ),
+            exactly(pec.MSG_BOX_HIGH_SHAPE["observation"], bound_shape=(3,), shape=(2,)),
         ),
         (
             with_attr(Discrete(5), "n", -1),
             AssertionError,
-            (
-                "Discrete observation space's number of elements must be positive, actual "
-                "number of elements: -1"
-            ),
+            exactly(pec.MSG_DISCRETE_N, space_type="observation", n=-1),
         ),
         (
             with_attr(MultiDiscrete([2, 2]), "nvec", np.array([2, -1])),
             AssertionError,
-            (
-                "Multi-discrete observation space's all nvec elements must be greater than "
-                "0, actual nvec: [ 2 -1]"
-            ),
+            exactly(pec.MSG_MULTI_DISCRETE_NVEC, space_type="observation", nvec=np.array([2, -1])),
         ),
         (
             with_attr(MultiDiscrete([2, 2]), "_shape", (2, 1, 2)),
             AssertionError,
-            (
-                "Multi-discrete observation space's shape must be equal to the nvec shape, "
-                "space shape: (2, 1, 2), nvec shape: (2,)"
+            exactly(
+                pec.MSG_MULTI_DISCRETE_SHAPE,
+                space_type="observation",
+                shape=(2, 1, 2),
+                nvec_shape=(2,),
             ),
         ),
         (
             with_attr(MultiBinary((2, 2)), "_shape", (2, -1)),
             AssertionError,
-            (
-                "Multi-binary observation space's all shape elements must be greater than 0, "
-                "actual shape: (2, -1)"
-            ),
+            exactly(pec.MSG_MULTI_BINARY_SHAPE, space_type="observation", shape=(2, -1)),
         ),
-        (Tuple([]), AssertionError, "An empty Tuple observation space is not allowed."),
-        (Dict(), AssertionError, "An empty Dict observation space is not allowed."),
+        (Tuple([]), AssertionError, exactly(pec.MSG_EMPTY_TUPLE, space_type="observation")),
+        (Dict(), AssertionError, exactly(pec.MSG_EMPTY_DICT, space_type="observation")),
         (
             Dict(a=Tuple([Discrete(2), Dict()])),
             AssertionError,
-            "An empty Dict observation space is not allowed.",
+            exactly(pec.MSG_EMPTY_DICT, space_type="observation"),
         ),
     ],
 )
-def test_observation_space_errors(space: Any, kind: type, message: str) -> None:
+def test_observation_space_errors(space: Any, kind: type, pattern: str) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        with pytest.raises(kind, match=exactly(message)):
+        with pytest.raises(kind, match=pattern):
             pec.check_observation_space(space)
 
 
 @pytest.mark.parametrize(
-    ("space", "kind", "message"),
+    ("space", "kind", "pattern"),
     [
-        (
-            "error",
-            TypeError,
-            (
-                "action space does not inherit from `gymnasium.spaces.Space`, actual type: "
-                "<class 'str'>"
-            ),
-        ),
+        ("error", TypeError, exactly(pec.MSG_NOT_A_SPACE, space_type="action", actual=str)),
         (
             with_attr(Box(np.zeros(2), np.ones(2), dtype=np.float64), "low", np.zeros(3)),
             AssertionError,
-            (
-                "The Box action space shape and low shape have have different shapes, low "
-                "shape: (3,), box shape: (2,)"
-            ),
+            exactly(pec.MSG_BOX_LOW_SHAPE["action"], bound_shape=(3,), shape=(2,)),
         ),
         (
             with_attr(Box(np.zeros(2), np.ones(2), dtype=np.float64), "high", np.ones(3)),
             AssertionError,
-            (
-                "The Box action space shape and high shape have different shapes, high "
-                "shape: (3,), box shape: (2,)"
-            ),
+            exactly(pec.MSG_BOX_HIGH_SHAPE["action"], bound_shape=(3,), shape=(2,)),
         ),
         (
             with_attr(Discrete(5), "n", 0),
             AssertionError,
-            (
-                "Discrete action space's number of elements must be positive, actual number "
-                "of elements: 0"
-            ),
+            exactly(pec.MSG_DISCRETE_N, space_type="action", n=0),
         ),
         (
             with_attr(MultiDiscrete([2, 2]), "_shape", (2, -1)),
             AssertionError,
-            (
-                "Multi-discrete action space's shape must be equal to the nvec shape, space "
-                "shape: (2, -1), nvec shape: (2,)"
+            exactly(
+                pec.MSG_MULTI_DISCRETE_SHAPE, space_type="action", shape=(2, -1), nvec_shape=(2,)
             ),
         ),
-        (Tuple([]), AssertionError, "An empty Tuple action space is not allowed."),
-        (Dict(), AssertionError, "An empty Dict action space is not allowed."),
+        (Tuple([]), AssertionError, exactly(pec.MSG_EMPTY_TUPLE, space_type="action")),
+        (Dict(), AssertionError, exactly(pec.MSG_EMPTY_DICT, space_type="action")),
     ],
 )
-def test_action_space_errors(space: Any, kind: type, message: str) -> None:
-    with pytest.raises(kind, match=exactly(message)):
+def test_action_space_errors(space: Any, kind: type, pattern: str) -> None:
+    with pytest.raises(kind, match=pattern):
         pec.check_action_space(space)
 
 
@@ -236,45 +214,53 @@ def test_well_formed_nested_spaces_pass_silently() -> None:
 
 
 # ---- observations ----------------------------------------------------------------------------
-PRE = "The obs returned by the `testing()` method"
+PRE = pec.MSG_OBS_PREFIX.format(method_name="testing")
 
 
 @pytest.mark.parametrize(
-    ("obs", "space", "message"),
+    ("obs", "space", "expected"),
     [
-        (3, Discrete(2), f"{PRE} is not within the observation space."),
+        (3, Discrete(2), warned(pec.MSG_OBS_OUTSIDE, pre=PRE)),
         (
             np.uint8(0),
             Discrete(1),
-            f"{PRE} should be an int or np.int64, actual type: <class 'numpy.uint8'>",
+            warned(pec.MSG_OBS_DISCRETE_TYPE, pre=PRE, actual=np.uint8),
         ),
         (
             np.full(2, 2.0, np.float32),
             Box(0.0, 1.0, (2,), np.float32),
-            f"{PRE} is not within the observation space.",
+            warned(pec.MSG_OBS_OUTSIDE, pre=PRE),
         ),
         (
             [0, 1],
             Tuple([Discrete(1), Discrete(2)]),
-            f"{PRE} was expecting a tuple, actual type: <class 'list'>",
+            warned(pec.MSG_OBS_NOT_TUPLE, pre=PRE, actual=list),
         ),
     ],
 )
-def test_check_obs_warnings(obs: Any, space: Any, message: str) -> None:
-    assert recorded(pec.check_obs, obs, space, "testing") == warned(message)
+def test_check_obs_warnings(obs: Any, space: Any, expected: list[tuple[type, str]]) -> None:
+    assert_warnings(recorded(pec.check_obs, obs, space, "testing"), expected)
 
 
 def test_check_obs_box_type_and_dtype() -> None:
     # A list is cast by ``Box.contains`` (which warns itself) and then lies inside the space.
-    assert recorded(pec.check_obs, [0.5, 0.5], Box(0.0, 1.0, (2,)), "testing") == [
-        *warned(f"{PRE} was expecting a numpy array, actual type: <class 'list'>"),
-        *warned("Casting input x to numpy array."),
-    ]
+    assert_warnings(
+        recorded(pec.check_obs, [0.5, 0.5], Box(0.0, 1.0, (2,)), "testing"),
+        [*warned(pec.MSG_OBS_NOT_ARRAY, pre=PRE, actual=list), *warned(CAST_WARNING)],
+    )
     # float64 cannot be cast safely to float32, so the observation is also outside the space.
-    assert recorded(pec.check_obs, np.zeros(2), Box(0.0, 1.0, (2,), np.float32), "testing") == [
-        *warned(f"{PRE} was expecting numpy array dtype to be float32, actual type: float64"),
-        *warned(f"{PRE} is not within the observation space."),
-    ]
+    assert_warnings(
+        recorded(pec.check_obs, np.zeros(2), Box(0.0, 1.0, (2,), np.float32), "testing"),
+        [
+            *warned(
+                pec.MSG_OBS_DTYPE,
+                pre=PRE,
+                expected=np.dtype(np.float32),
+                actual=np.dtype(np.float64),
+            ),
+            *warned(pec.MSG_OBS_OUTSIDE, pre=PRE),
+        ],
+    )
     # A scalar Box skips the type checks (the 0-d array is inside the space).
     assert (
         recorded(pec.check_obs, np.array(0.5, np.float64), Box(0.0, 1.0, (), np.float64), "t") == []
@@ -283,39 +269,33 @@ def test_check_obs_box_type_and_dtype() -> None:
 
 def test_check_obs_warns_for_each_problem_of_a_multi_binary_list() -> None:
     messages = [m for _, m in recorded(pec.check_obs, [0, 1], MultiBinary(2), "testing")]
-    assert messages[0] == f"WARN: {PRE} was expecting a numpy array, actual type: <class 'list'>"
+    assert messages[0] == "WARN: " + pec.MSG_OBS_NOT_ARRAY.format(pre=PRE, actual=list)
 
 
 @pytest.mark.parametrize(
-    ("obs", "space", "message"),
+    ("obs", "space", "pattern"),
     [
         (
             (1, 2, 3),
             Tuple([Discrete(1), Discrete(2)]),
-            (
-                f"{PRE} length is not same as the observation space length, obs length: 3, "
-                "space length: 2"
-            ),
+            exactly(pec.MSG_OBS_TUPLE_LENGTH, pre=PRE, obs_length=3, space_length=2),
         ),
         (
             {1, 2, 3},
             Dict(a=Discrete(1), b=Discrete(2)),
-            f"{PRE} must be a dict, actual type: <class 'set'>",
+            exactly(pec.MSG_OBS_NOT_DICT, pre=PRE, actual=set),
         ),
         (
             {"a": 1, "c": 2},
             Dict(a=Discrete(1), b=Discrete(2)),
-            (
-                f"{PRE} observation keys is not same as the observation space keys, obs keys: "
-                "['a', 'c'], space keys: ['a', 'b']"
-            ),
+            exactly(pec.MSG_OBS_DICT_KEYS, pre=PRE, obs_keys=["a", "c"], space_keys=["a", "b"]),
         ),
     ],
 )
-def test_check_obs_errors(obs: Any, space: Any, message: str) -> None:
+def test_check_obs_errors(obs: Any, space: Any, pattern: str) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        with pytest.raises(AssertionError, match=exactly(message)):
+        with pytest.raises(AssertionError, match=pattern):
             pec.check_obs(obs, space, "testing")
 
 
@@ -324,8 +304,9 @@ def test_check_obs_reports_an_exception_from_contains() -> None:
         def contains(self, x: Any) -> bool:
             raise RuntimeError("boom")
 
-    assert recorded(pec.check_obs, 0, Exploding(2), "testing") == warned(
-        f"{PRE} is not within the observation space with exception: boom"
+    assert_warnings(
+        recorded(pec.check_obs, 0, Exploding(2), "testing"),
+        warned(pec.MSG_OBS_OUTSIDE_EXCEPTION, pre=PRE, exc="boom"),
     )
 
 
@@ -339,80 +320,39 @@ def test_check_obs_accepts_valid_nested_observations() -> None:
 @pytest.mark.parametrize(
     ("reset", "expected"),
     [
-        (
-            reset_without_seed,
-            warned(
-                (
-                    "Current gymnasium version requires that `Env.reset` can be passed a "
-                    "`seed` instead of using `Env.seed` for resetting the environment random "
-                    "number generator."
-                ),
-                DeprecationWarning,
-            ),
-        ),
+        (reset_without_seed, warned(pec.MSG_RESET_NO_SEED, DeprecationWarning)),
         (
             reset_default_seed,
-            warned(
-                "The default seed argument in `Env.reset` should be `None`, otherwise "
-                "the environment will by default always be deterministic. Actual "
-                "default: seed: 'int | None' = 23"
-            ),
+            warned(pec.MSG_RESET_SEED_DEFAULT, param="seed: 'int | None' = 23"),
         ),
-        (
-            reset_without_options,
-            warned(
-                (
-                    "Current gymnasium version requires that `Env.reset` can be passed "
-                    "`options` to allow the environment initialisation to be passed "
-                    "additional information."
-                ),
-                DeprecationWarning,
-            ),
-        ),
+        (reset_without_options, warned(pec.MSG_RESET_NO_OPTIONS, DeprecationWarning)),
         (
             reset_returning(lambda self: [self.sample_obs(), {}]),
-            warned(
-                "The result returned by `env.reset()` was not a tuple of the form `(obs, "
-                "info)`, where `obs` is a observation and `info` is a dictionary "
-                "containing additional information. Actual type: `<class 'list'>`"
-            ),
+            warned(pec.MSG_RESET_NOT_TUPLE, actual=list),
         ),
-        (
-            reset_returning(lambda self: (1, 2, 3)),
-            warned(
-                "The result returned by `env.reset()` should be `(obs, info)` by "
-                "default, , where `obs` is a observation and `info` is a dictionary "
-                "containing additional information."
-            ),
-        ),
+        (reset_returning(lambda self: (1, 2, 3)), warned(pec.MSG_RESET_BAD_LENGTH)),
         (
             reset_returning(lambda self: (np.zeros(2), {})),
             [
                 *warned(
-                    "The obs returned by the `reset()` method was expecting numpy array "
-                    "dtype to be float32, actual type: float64"
+                    pec.MSG_OBS_DTYPE,
+                    pre=pec.MSG_OBS_PREFIX.format(method_name="reset"),
+                    expected=np.dtype(np.float32),
+                    actual=np.dtype(np.float64),
                 ),
-                *warned(
-                    "The obs returned by the `reset()` method is not within the observation space."
-                ),
+                *warned(pec.MSG_OBS_OUTSIDE, pre=pec.MSG_OBS_PREFIX.format(method_name="reset")),
             ],
         ),
         (reset_var_keyword, []),
     ],
 )
 def test_reset_checker_warnings(reset: Any, expected: list[tuple[type, str]]) -> None:
-    assert recorded(pec.env_reset_passive_checker, env(reset=reset)) == expected
+    assert_warnings(recorded(pec.env_reset_passive_checker, env(reset=reset)), expected)
 
 
 def test_reset_checker_info_not_dict() -> None:
     test_env = env(reset=reset_returning(lambda self: (np.zeros(2, np.float32), {1, 2})))
-    with pytest.raises(
-        AssertionError,
-        match=exactly(
-            "The second element returned by `env.reset()` was not a dictionary, actual "
-            "type: <class 'set'>"
-        ),
-    ):
+    with pytest.raises(AssertionError, match=exactly(pec.MSG_RESET_INFO_NOT_DICT, actual=set)):
         pec.env_reset_passive_checker(test_env)
 
 
@@ -445,11 +385,8 @@ def step_result(
     return make
 
 
-DEPRECATED_OLD_API = (
-    DeprecationWarning,
-    "WARN: Core environment is written in old step API which returns one bool instead of two. "
-    "It is recommended to rewrite the environment with new step API. ",
-)
+DEPRECATED_OLD_API = warned(pec.MSG_STEP_OLD_API, DeprecationWarning)
+STEP_PRE = pec.MSG_OBS_PREFIX.format(method_name="step")
 
 
 @pytest.mark.parametrize(
@@ -458,69 +395,48 @@ DEPRECATED_OLD_API = (
         (
             step_result(terminated="error", old_api=True),
             [
-                DEPRECATED_OLD_API,
-                *warned("Expects `done` signal to be a boolean, actual type: <class 'str'>"),
+                *DEPRECATED_OLD_API,
+                *warned(pec.MSG_STEP_SIGNAL_NOT_BOOL, signal="done", actual=str),
             ],
         ),
         (
             step_result(terminated="error"),
-            warned("Expects `terminated` signal to be a boolean, actual type: <class 'str'>"),
+            warned(pec.MSG_STEP_SIGNAL_NOT_BOOL, signal="terminated", actual=str),
         ),
         (
             step_result(truncated=1),
-            warned("Expects `truncated` signal to be a boolean, actual type: <class 'int'>"),
+            warned(pec.MSG_STEP_SIGNAL_NOT_BOOL, signal="truncated", actual=int),
         ),
-        (
-            step_result(reward="error"),
-            warned(
-                "The reward returned by `step()` must be a float, int, np.integer or "
-                "np.floating, actual type: <class 'str'>"
-            ),
-        ),
-        (step_result(reward=np.nan), warned("The reward is a NaN value.")),
-        (step_result(reward=-np.inf), warned("The reward is an inf value.")),
-        (
-            step_result(obs=np.zeros(3, np.float32)),
-            warned("The obs returned by the `step()` method is not within the observation space."),
-        ),
+        (step_result(reward="error"), warned(pec.MSG_REWARD_TYPE, actual=str)),
+        (step_result(reward=np.nan), warned(pec.MSG_REWARD_NAN)),
+        (step_result(reward=-np.inf), warned(pec.MSG_REWARD_INF)),
+        (step_result(obs=np.zeros(3, np.float32)), warned(pec.MSG_OBS_OUTSIDE, pre=STEP_PRE)),
         (step_result(reward=np.float32(1), terminated=np.bool_(True), truncated=np.False_), []),
         (step_result(reward=np.int8(1)), []),
     ],
 )
 def test_step_checker_warnings(result: Any, expected: list[tuple[type, str]]) -> None:
-    assert recorded(pec.env_step_passive_checker, env(step=step_returning(result)), 0) == expected
+    assert_warnings(
+        recorded(pec.env_step_passive_checker, env(step=step_returning(result)), 0), expected
+    )
 
 
 @pytest.mark.parametrize(
-    ("result", "kind", "message"),
+    ("result", "kind", "pattern"),
     [
-        (
-            lambda self: "error",
-            AssertionError,
-            "Expects step result to be a tuple, actual type: <class 'str'>",
-        ),
-        (
-            lambda self: (1, 2, 3),
-            error.Error,
-            (
-                "Expected `Env.step` to return a four or five element tuple, actual number "
-                "of elements returned: 3."
-            ),
-        ),
+        (lambda self: "error", AssertionError, exactly(pec.MSG_STEP_NOT_TUPLE, actual=str)),
+        (lambda self: (1, 2, 3), error.Error, exactly(pec.MSG_STEP_BAD_LENGTH, length=3)),
         (
             step_result(info="error"),
             AssertionError,
-            (
-                "The `info` returned by `step()` must be a python dictionary, actual type: "
-                "<class 'str'>"
-            ),
+            exactly(pec.MSG_STEP_INFO_NOT_DICT, actual=str),
         ),
     ],
 )
-def test_step_checker_errors(result: Any, kind: type, message: str) -> None:
+def test_step_checker_errors(result: Any, kind: type, pattern: str) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        with pytest.raises(kind, match=exactly(message)):
+        with pytest.raises(kind, match=pattern):
             pec.env_step_passive_checker(env(step=step_returning(result)), 0)
 
 
@@ -537,20 +453,10 @@ def render_returning(value: Any) -> Callable[[Any], Any]:
 @pytest.mark.parametrize(
     ("kwargs", "expected"),
     [
-        (
-            {"metadata": {}},
-            warned(
-                "No render modes was declared in the environment "
-                "(env.metadata['render_modes'] is None or not defined), you may have "
-                "trouble when calling `.render()`."
-            ),
-        ),
+        ({"metadata": {}}, warned(pec.MSG_NO_RENDER_MODES)),
         (
             {"metadata": {"render_modes": ("a", 1), "render_fps": 1}},
-            warned(
-                "Expects all render modes to be strings, actual types: [<class 'str'>, "
-                "<class 'int'>]"
-            ),
+            warned(pec.MSG_RENDER_MODES_NOT_STR, actual=[str, int]),
         ),
         (
             {
@@ -558,18 +464,11 @@ def render_returning(value: Any) -> Callable[[Any], Any]:
                 "render_mode": "rgb_array",
                 "render": render_returning(np.zeros((2, 2, 3), np.uint8)),
             },
-            warned(
-                "No render fps was declared in the environment "
-                "(env.metadata['render_fps'] is None or not defined), rendering may "
-                "occur at inconsistent fps."
-            ),
+            warned(pec.MSG_NO_RENDER_FPS),
         ),
         (
             {"metadata": {"render_modes": ["human"], "render_fps": "fps"}},
-            warned(
-                "Expects the `env.metadata['render_fps']` to be an integer or a float, "
-                "actual type: <class 'str'>"
-            ),
+            warned(pec.MSG_RENDER_FPS_TYPE, actual=str),
         ),
         (
             {
@@ -577,7 +476,7 @@ def render_returning(value: Any) -> Callable[[Any], Any]:
                 "render_mode": "human",
                 "render": render_returning(0),
             },
-            warned("Human rendering should return `None`, got <class 'int'>"),
+            warned(pec.MSG_RENDER_HUMAN, actual=int),
         ),
         (
             {
@@ -585,7 +484,7 @@ def render_returning(value: Any) -> Callable[[Any], Any]:
                 "render_mode": "rgb_array",
                 "render": render_returning(None),
             },
-            warned("RGB-array rendering should return a numpy array, got <class 'NoneType'>"),
+            warned(pec.MSG_RENDER_RGB_NOT_ARRAY, actual=type(None)),
         ),
         (
             {
@@ -594,13 +493,8 @@ def render_returning(value: Any) -> Callable[[Any], Any]:
                 "render": render_returning(np.zeros((2, 2, 4), np.float32)),
             },
             [
-                *warned(
-                    "RGB-array rendering should return a numpy array with dtype uint8, got float32"
-                ),
-                *warned(
-                    "RGB-array rendering should return a numpy array in which the last "
-                    "axis has three dimensions, got 4"
-                ),
+                *warned(pec.MSG_RENDER_RGB_DTYPE, actual=np.dtype(np.float32)),
+                *warned(pec.MSG_RENDER_RGB_CHANNELS, actual=4),
             ],
         ),
         (
@@ -609,7 +503,7 @@ def render_returning(value: Any) -> Callable[[Any], Any]:
                 "render_mode": "rgb_array",
                 "render": render_returning(np.zeros((2, 2), np.uint8)),
             },
-            warned("RGB-array rendering should return a numpy array with three axes, got 2"),
+            warned(pec.MSG_RENDER_RGB_NDIM, actual=2),
         ),
         (
             {
@@ -617,7 +511,7 @@ def render_returning(value: Any) -> Callable[[Any], Any]:
                 "render_mode": "depth_array",
                 "render": render_returning(np.zeros((2, 2, 1))),
             },
-            warned("Depth-array rendering should return a numpy array with two axes, got 3"),
+            warned(pec.MSG_RENDER_DEPTH_NDIM, actual=3),
         ),
         (
             {
@@ -625,7 +519,7 @@ def render_returning(value: Any) -> Callable[[Any], Any]:
                 "render_mode": "depth_array",
                 "render": render_returning([]),
             },
-            warned("Depth-array rendering should return a numpy array, got <class 'list'>"),
+            warned(pec.MSG_RENDER_DEPTH_NOT_ARRAY, actual=list),
         ),
         (
             {
@@ -633,7 +527,7 @@ def render_returning(value: Any) -> Callable[[Any], Any]:
                 "render_mode": "ansi",
                 "render": render_returning(b"x"),
             },
-            warned("ANSI/ASCII rendering should produce a string, got <class 'bytes'>"),
+            warned(pec.MSG_RENDER_ANSI, actual=bytes),
         ),
         (
             {
@@ -641,9 +535,7 @@ def render_returning(value: Any) -> Callable[[Any], Any]:
                 "render_mode": "rgb_array_list",
                 "render": render_returning(np.zeros((2, 2, 3), np.uint8)),
             },
-            warned(
-                "Render mode `rgb_array_list` should produce a list, got <class 'numpy.ndarray'>"
-            ),
+            warned(pec.MSG_RENDER_LIST, render_mode="rgb_array_list", actual=np.ndarray),
         ),
         (
             {
@@ -651,7 +543,7 @@ def render_returning(value: Any) -> Callable[[Any], Any]:
                 "render_mode": "rgb_array_list",
                 "render": render_returning([np.zeros((2, 2, 3), np.uint8), "x"]),
             },
-            warned("RGB-array rendering should return a numpy array, got <class 'str'>"),
+            warned(pec.MSG_RENDER_RGB_NOT_ARRAY, actual=str),
         ),
         (
             {
@@ -665,7 +557,7 @@ def render_returning(value: Any) -> Callable[[Any], Any]:
     ],
 )
 def test_render_checker_warnings(kwargs: dict[str, Any], expected: list[tuple[type, str]]) -> None:
-    assert recorded(pec.env_render_passive_checker, env(**kwargs)) == expected
+    assert_warnings(recorded(pec.env_render_passive_checker, env(**kwargs)), expected)
 
 
 def test_render_modes_not_a_sequence() -> None:
@@ -673,42 +565,39 @@ def test_render_modes_not_a_sequence() -> None:
         pec.env_render_passive_checker,
         env(metadata={"render_modes": "Testing mode", "render_fps": 4}),
     )
-    assert messages == warned(
-        "Expects the render_modes to be a sequence (i.e. list, tuple), actual type: <class 'str'>"
-    )
+    assert_warnings(messages, warned(pec.MSG_RENDER_MODES_NOT_SEQUENCE, actual=str))
     messages = recorded(pec.env_render_passive_checker, env(metadata={"render_modes": 3}))
-    assert messages == warned(
-        "Expects the render_modes to be a sequence (i.e. list, tuple), actual type: <class 'int'>"
-    )
+    assert_warnings(messages, warned(pec.MSG_RENDER_MODES_NOT_SEQUENCE, actual=int))
 
 
 @pytest.mark.parametrize(
-    ("kwargs", "message"),
+    ("kwargs", "pattern"),
     [
         (
             {"metadata": {"render_modes": [], "render_fps": 30}, "render_mode": "Test"},
-            "With no render_modes, expects the Env.render_mode to be None, actual value: Test",
+            exactly(pec.MSG_RENDER_MODE_WITHOUT_MODES, render_mode="Test"),
         ),
         (
             {
                 "metadata": {"render_modes": ["Testing mode"], "render_fps": 30},
                 "render_mode": "Non mode",
             },
-            (
-                "The environment was initialized successfully however with an unsupported "
-                "render mode. Render mode: Non mode, modes: ['Testing mode']"
+            exactly(
+                pec.MSG_RENDER_MODE_UNSUPPORTED,
+                render_mode="Non mode",
+                render_modes=["Testing mode"],
             ),
         ),
         (
             {"metadata": {"render_modes": ["human"], "render_fps": 0}},
-            "Expects the `env.metadata['render_fps']` to be greater than zero, actual value: 0",
+            exactly(pec.MSG_RENDER_FPS_POSITIVE, value=0),
         ),
     ],
 )
-def test_render_checker_errors(kwargs: dict[str, Any], message: str) -> None:
+def test_render_checker_errors(kwargs: dict[str, Any], pattern: str) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        with pytest.raises(AssertionError, match=exactly(message)):
+        with pytest.raises(AssertionError, match=pattern):
             pec.env_render_passive_checker(env(**kwargs))
 
 
@@ -750,42 +639,76 @@ def test_env_data_reuse_passive_checker() -> None:
         == []
     )
     assert recorded(pec.env_data_reuse_passive_checker, None, (obs, info), "reset", "step") == []
-    assert recorded(
-        pec.env_data_reuse_passive_checker, (obs, info), (obs, info), "step", "step"
-    ) == [
-        *warned(
-            "The observations returned by `step` and the following `step` share an "
-            "object, therefore, modifying one will modify the other. Environments should "
-            "return new observation data on every call as users commonly keep the data "
-            "returned to them."
-        ),
-        *warned(
-            "The infos returned by `step` and the following `step` share an object, "
-            "therefore, modifying one will modify the other. Environments should return "
-            "new info data on every call as users commonly keep the data returned to "
-            "them."
-        ),
-    ]
+    sources = {"previous_source": "step", "source": "step"}
+    assert_warnings(
+        recorded(pec.env_data_reuse_passive_checker, (obs, info), (obs, info), "step", "step"),
+        [
+            *warned(pec.MSG_DATA_REUSE_OBS, **sources),
+            *warned(pec.MSG_DATA_REUSE_INFO, **sources),
+        ],
+    )
 
 
 # ---- differential: the same checks through Gymnasium ----------------------------------------
+# Gymnasium must give the same warning categories (in the same order and number) and raise the
+# same exception type; vecgym's messages are its own, checked here through their constants.
 def _plain(message: str) -> str:
     return re.sub(r"\x1b\[\d+m", "", message).removeprefix("WARN: ")
 
 
-PASSIVE_CASES: dict[str, tuple[str, dict[str, Any]]] = {
-    "step-old-api": ("step", {"step": step_returning(step_result(terminated=1, old_api=True))}),
+def _own(template: str, **fields: Any) -> str:
+    return message_pattern(template, **fields)
+
+
+#: case -> (method, env kwargs, vecgym's warning patterns, vecgym's exception pattern or None)
+PASSIVE_CASES: dict[str, tuple[str, dict[str, Any], list[str], str | None]] = {
+    "step-old-api": (
+        "step",
+        {"step": step_returning(step_result(terminated=1, old_api=True))},
+        [_own(pec.MSG_STEP_OLD_API), _own(pec.MSG_STEP_SIGNAL_NOT_BOOL, signal="done", actual=int)],
+        None,
+    ),
     "step-bad-signals": (
         "step",
         {"step": step_returning(step_result(terminated=1, truncated="x"))},
+        [
+            _own(pec.MSG_STEP_SIGNAL_NOT_BOOL, signal="terminated", actual=int),
+            _own(pec.MSG_STEP_SIGNAL_NOT_BOOL, signal="truncated", actual=str),
+        ],
+        None,
     ),
-    "step-inf-reward": ("step", {"step": step_returning(step_result(reward=np.inf))}),
-    "step-bool-reward": ("step", {"step": step_returning(step_result(reward=True))}),
-    "step-info": ("step", {"step": step_returning(step_result(info=[]))}),
-    "reset-no-seed": ("reset", {"reset": reset_without_seed}),
-    "reset-list": ("reset", {"reset": reset_returning(lambda self: [1, {}])}),
-    "reset-triple": ("reset", {"reset": reset_returning(lambda self: (1, 2, 3))}),
-    "render-none": ("render", {"metadata": {}}),
+    "step-inf-reward": (
+        "step",
+        {"step": step_returning(step_result(reward=np.inf))},
+        [_own(pec.MSG_REWARD_INF)],
+        None,
+    ),
+    "step-bool-reward": (
+        "step",
+        {"step": step_returning(step_result(reward=True))},
+        [_own(pec.MSG_REWARD_TYPE, actual=bool)],
+        None,
+    ),
+    "step-info": (
+        "step",
+        {"step": step_returning(step_result(info=[]))},
+        [],
+        _own(pec.MSG_STEP_INFO_NOT_DICT, actual=list),
+    ),
+    "reset-no-seed": ("reset", {"reset": reset_without_seed}, [_own(pec.MSG_RESET_NO_SEED)], None),
+    "reset-list": (
+        "reset",
+        {"reset": reset_returning(lambda self: [1, {}])},
+        [_own(pec.MSG_RESET_NOT_TUPLE, actual=list)],
+        None,
+    ),
+    "reset-triple": (
+        "reset",
+        {"reset": reset_returning(lambda self: (1, 2, 3))},
+        [_own(pec.MSG_RESET_BAD_LENGTH)],
+        None,
+    ),
+    "render-none": ("render", {"metadata": {}}, [_own(pec.MSG_NO_RENDER_MODES)], None),
     "render-rgb": (
         "render",
         {
@@ -793,6 +716,11 @@ PASSIVE_CASES: dict[str, tuple[str, dict[str, Any]]] = {
             "render_mode": "rgb_array",
             "render": render_returning(np.zeros((1, 1, 4), np.int64)),
         },
+        [
+            _own(pec.MSG_RENDER_RGB_DTYPE, actual=np.dtype(np.int64)),
+            _own(pec.MSG_RENDER_RGB_CHANNELS, actual=4),
+        ],
+        None,
     ),
     "render-list": (
         "render",
@@ -801,11 +729,16 @@ PASSIVE_CASES: dict[str, tuple[str, dict[str, Any]]] = {
             "render_mode": "ansi_list",
             "render": render_returning(["a", 1]),
         },
+        [_own(pec.MSG_NO_RENDER_FPS), _own(pec.MSG_RENDER_ANSI, actual=int)],
+        None,
     ),
 }
 
 
-def _passive_outcome(api: Any, module: Any, method: str, case: dict[str, Any]) -> Any:
+def _passive_outcome(
+    api: Any, module: Any, method: str, case: dict[str, Any]
+) -> tuple[list[tuple[type, str]], tuple[str, str] | None]:
+    """The warnings ``(category, message)`` and the exception ``(type name, message)``."""
     kwargs = dict(case)
     kwargs.setdefault("observation_space", api.spaces.Box(0.0, 1.0, (2,), np.float32))
     kwargs.setdefault("action_space", api.spaces.Discrete(2))
@@ -829,7 +762,18 @@ def _passive_outcome(api: Any, module: Any, method: str, case: dict[str, Any]) -
 def test_differential_against_gymnasium(case: str) -> None:
     gymnasium = pytest.importorskip("gymnasium")
     gymnasium_pec = pytest.importorskip("gymnasium.utils.passive_env_checker")
-    method, kwargs = PASSIVE_CASES[case]
-    assert _passive_outcome(vecgym, pec, method, kwargs) == _passive_outcome(
-        gymnasium, gymnasium_pec, method, kwargs
-    )
+    method, kwargs, own_warnings, own_error = PASSIVE_CASES[case]
+    ours, our_error = _passive_outcome(vecgym, pec, method, kwargs)
+    theirs, their_error = _passive_outcome(gymnasium, gymnasium_pec, method, kwargs)
+
+    assert [category for category, _ in ours] == [category for category, _ in theirs]
+    assert (our_error and our_error[0]) == (their_error and their_error[0])
+
+    assert len(ours) == len(own_warnings)
+    for (_, message), pattern in zip(ours, own_warnings, strict=True):
+        assert re.fullmatch(pattern, message), (message, pattern)
+    if own_error is None:
+        assert our_error is None
+    else:
+        assert our_error is not None
+        assert re.fullmatch(own_error, our_error[1]), our_error

@@ -273,11 +273,20 @@ def test_adapter_pickles_and_continues_identically(dumps: Callable[[Any], bytes]
 
 
 def test_check_env_passes_on_the_adapter() -> None:
+    from vecgym.core.env_checker import (
+        MSG_BOX_HIGH_INFINITE,
+        MSG_BOX_LOW_INFINITE,
+        MSG_NO_SPEC_FOR_RENDER,
+    )
     from vecgym.utils.env_checker import check_env
 
-    with pytest.warns(UserWarning, match="infinity"):  # CartPole's unbounded Box (as Gymnasium)
+    infinite = "|".join(
+        message_pattern(template, space_type="observation")
+        for template in (MSG_BOX_LOW_INFINITE, MSG_BOX_HIGH_INFINITE)
+    )
+    with pytest.warns(UserWarning, match=infinite):  # CartPole's unbounded Box (as Gymnasium)
         check_env(GymnasiumEnv(gymnasium.make("CartPole-v1").unwrapped), skip_render_check=True)
-    with pytest.warns(UserWarning, match="not having a spec"):  # as Gymnasium's check_env
+    with pytest.warns(UserWarning, match=message_pattern(MSG_NO_SPEC_FOR_RENDER)):  # as Gymnasium
         check_env(GymnasiumEnv(GymDictEnv()))
 
 

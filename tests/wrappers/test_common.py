@@ -10,6 +10,7 @@ import pytest
 from tests.support.messages import message_pattern
 from tests.support.registry_envs import ArgEnv
 from vecgym import error
+from vecgym.core.passive_env_checker import MSG_DATA_REUSE_OBS, MSG_OBS_OUTSIDE, MSG_OBS_PREFIX
 from vecgym.core.registration import EnvSpec
 from vecgym.core.spaces import Discrete
 from vecgym.wrappers import OrderEnforcing, PassiveEnvChecker, TimeLimit
@@ -176,17 +177,24 @@ def test_checker_passes_a_good_env_silently() -> None:
 
 def test_checker_checks_the_first_reset_only() -> None:
     env = PassiveEnvChecker(OutOfSpaceEnv())
-    with pytest.warns(UserWarning, match="not within the observation space"):
+    outside = message_pattern(MSG_OBS_OUTSIDE, pre=MSG_OBS_PREFIX.format(method_name="reset"))
+    with pytest.warns(UserWarning, match=outside):
         env.reset(seed=0)
     env.reset(seed=0)  # no second warning (warnings are errors here)
+
+
+REUSED_STEP_STEP = message_pattern(MSG_DATA_REUSE_OBS, previous_source="step", source="step")
 
 
 def test_checker_warns_about_reused_data() -> None:
     env = PassiveEnvChecker(ReusingEnv())
     env.reset(seed=0)
-    with pytest.warns(UserWarning, match="`reset` and the following `step` share an object"):
+    with pytest.warns(
+        UserWarning,
+        match=message_pattern(MSG_DATA_REUSE_OBS, previous_source="reset", source="step"),
+    ):
         env.step(0)
-    with pytest.warns(UserWarning, match="`step` and the following `step` share an object"):
+    with pytest.warns(UserWarning, match=REUSED_STEP_STEP):
         env.step(0)
     env.step(0)  # checked only twice
 
@@ -194,7 +202,7 @@ def test_checker_warns_about_reused_data() -> None:
 def test_checker_step_without_reset_does_not_crash() -> None:
     env = PassiveEnvChecker(ReusingEnv())
     env.step(0)
-    with pytest.warns(UserWarning, match="`step` and the following `step` share an object"):
+    with pytest.warns(UserWarning, match=REUSED_STEP_STEP):
         env.step(0)
 
 

@@ -4,9 +4,9 @@ Unlike the passive checks of :mod:`vecgym.core.passive_env_checker`, these drive
 (reset with several seeds, step, render, close twice) to find API violations: a ``reset`` that
 ignores its seed, a ``step`` that is not deterministic given the seed, returned types that are
 wrong, render modes that do not work, a second ``close()`` that raises. Warnings go through
-:func:`vecgym.logger.warn`; violations raise Gymnasium 1.4's exception types with Gymnasium's
-messages (:class:`AssertionError`, :class:`vecgym.error.Error`, ``TypeError``,
-``AttributeError``), raised explicitly so that they also fire under ``python -O``.
+:func:`vecgym.logger.warn`; violations raise Gymnasium 1.4's exception types
+(:class:`AssertionError`, :class:`vecgym.error.Error`, ``TypeError``, ``AttributeError``),
+raised explicitly so that they also fire under ``python -O``. The messages are vecgym's own.
 
 Differences from Gymnasium, on purpose:
 
@@ -57,138 +57,142 @@ __all__ = [
 ]
 
 # ---------------------------------------------------------------------------------------------
-# Message templates (Gymnasium 1.4's wording, so code matching those messages keeps working).
+# Message templates. The exception types and warning categories are Gymnasium 1.4's; the
+# wording is vecgym's own. Tests match these through the constants, never through copied text.
 # ---------------------------------------------------------------------------------------------
-CREATE_ENV_GUIDE = "https://gymnasium.farama.org/introduction/create_custom_env/"
-
-MSG_RESET_OBS_OUTSIDE = (
-    "The observation returned by `env.reset({call})` is not within the observation space."
-)
+MSG_RESET_OBS_OUTSIDE = "`env.reset({call})` returned an observation outside the observation space."
 MSG_RESET_RNG_NOT_SEEDED = (
-    "Expects the random number generator to have been generated given a seed was passed to "
-    "reset. Most likely the environment reset function does not call "
-    "`super().reset(seed=seed)`."
+    "After `env.reset(seed=...)` the environment must have a seeded random generator "
+    "(`_np_random`), but it has none; its `reset` must call `super().reset(seed=seed)`."
 )
 MSG_RESET_OBS_NOT_DETERMINISTIC = (
-    "Using `env.reset(seed=123)` is non-deterministic as the observations are not equivalent."
+    "Two `env.reset(seed=123)` calls must return the same observation, got different ones."
 )
 MSG_RESET_THEN_RESET_NOT_DETERMINISTIC = (
-    "Using `env.reset(seed=123)` then `env.reset()` is non-deterministic as the observations "
-    "are not equivalent."
+    "An unseeded `env.reset()` right after `env.reset(seed=123)` must return the same "
+    "observation every time, got different ones."
 )
 MSG_RESET_OBS_ONLY_CLOSE = (
-    "Using `env.reset(seed=123)` observations are not equal although similar."
+    "Two `env.reset(seed=123)` calls returned observations that are close but not identical."
 )
 MSG_RESET_THEN_RESET_ONLY_CLOSE = (
-    "Using `env.reset(seed=123)` then `env.reset()` observations are not equal although similar."
+    "Unseeded `env.reset()` calls right after `env.reset(seed=123)` returned observations that "
+    "are close but not identical."
 )
 MSG_RESET_SAME_SEED_RNG_DIFFERS = (
-    "Most likely the environment reset function does not call `super().reset(seed=seed)` as "
-    "the random generates are not same when the same seeds are passed to `env.reset`."
+    "Two resets with the same seed must leave the random generator in the same state, got "
+    "different states; `reset` must call `super().reset(seed=seed)`."
 )
 MSG_RESET_OTHER_SEED_RNG_SAME = (
-    "Most likely the environment reset function does not call `super().reset(seed=seed)` as "
-    "the random number generators are not different when different seeds are passed to "
-    "`env.reset`."
+    "Resets with different seeds must leave the random generator in different states, got "
+    "the same state; `reset` must call `super().reset(seed=seed)`."
 )
 MSG_RESET_SEED_TYPE_ERROR = (
-    "The environment cannot be reset with a random seed, even though `seed` or `kwargs` appear "
-    "in the signature. This should never happen, please report this issue. The error was: {exc}"
+    "`env.reset(seed=...)` raised TypeError although the signature of `reset` accepts `seed` "
+    "(or `**kwargs`); the error: {exc}"
 )
 MSG_RESET_SEED_DEFAULT = (
-    "The default seed argument in reset should be `None`, otherwise the environment will by "
-    "default always be deterministic. Actual default: {default}"
+    "The `seed` parameter of `reset` must default to None, otherwise every reset without a "
+    "seed replays the same episode; got the default {default}"
 )
-MSG_RESET_NO_SEED = "The `reset` method does not provide a `seed` or `**kwargs` keyword argument."
+MSG_RESET_NO_SEED = (
+    "`reset` must accept a `seed` keyword argument (directly or through `**kwargs`)."
+)
 MSG_RESET_OPTIONS_TYPE_ERROR = (
-    "The environment cannot be reset with options, even though `options` or `**kwargs` appear "
-    "in the signature. This should never happen, please report this issue. The error was: {exc}"
+    "`env.reset(options=...)` raised TypeError although the signature of `reset` accepts "
+    "`options` (or `**kwargs`); the error: {exc}"
 )
 MSG_RESET_NO_OPTIONS = (
-    "The `reset` method does not provide an `options` or `**kwargs` keyword argument."
+    "`reset` must accept an `options` keyword argument (directly or through `**kwargs`)."
 )
 
-MSG_RNG_NOT_INITIALISED = "env.reset() should have initialized env._np_random"
-MSG_STEP_RNG_NOT_UPDATED = "The `.np_random` is not properly been updated after step."
-MSG_STEP_NOT_EQUIVALENT = (
-    "Deterministic step {what} are not equivalent for the same seed and action"
+MSG_RNG_NOT_INITIALISED = (
+    "After `env.reset(seed=...)` and one step the environment must have a random generator "
+    "(`_np_random`), but it has none."
 )
-MSG_STEP_ONLY_CLOSE = "Step {what} are not equal although similar given the same seed and action"
-MSG_STEP_TRUNCATES = "Environment truncates after 1 step, something has gone very wrong."
+MSG_STEP_RNG_NOT_UPDATED = (
+    "The same seeded reset and action must leave the random generator in the same state after "
+    "the step, got different states."
+)
+MSG_STEP_NOT_EQUIVALENT = (
+    "The same seeded reset and action must give the same step {what}, got different ones."
+)
+MSG_STEP_ONLY_CLOSE = "The same seeded reset and action gave close but not identical step {what}."
+MSG_STEP_TRUNCATES = (
+    "The first step after a seeded reset must return False for `truncated`; an episode "
+    "cut short after one step means the environment is broken."
+)
 
 MSG_DATA_REUSED_OBS = (
-    "The observations returned by `{source_1}` and `{source_2}` share an object, therefore, "
-    "modifying one will modify the other. Environments must return new observation data on "
-    "every call as users keep the data returned to them."
+    "`{source_1}` and `{source_2}` returned observations that share a mutable object, so "
+    "changing one changes the other. Return newly allocated observation data from every call: "
+    "callers keep what they receive."
 )
 MSG_DATA_REUSED_INFO = (
-    "The infos returned by `{source_1}` and `{source_2}` share an object, therefore, modifying "
-    "one will modify the other. Environments must return new info data on every call as users "
-    "keep the data returned to them."
+    "`{source_1}` and `{source_2}` returned infos that share a mutable object, so changing one "
+    "changes the other. Return newly allocated info data from every call: callers keep what "
+    "they receive."
 )
 
 MSG_RETURN_INFO_DEPRECATED = (
-    "`return_info` is deprecated as an optional argument to `reset`. `reset`"
-    "should now always return `obs, info` where `obs` is an observation, and `info` is a "
-    "dictionary"
-    "containing additional information."
+    "`reset` has a `return_info` parameter, which is no longer part of the API: `reset` must "
+    "always return `(obs, info)` with `info` a dict."
 )
 MSG_SEED_FN_DEPRECATED = (
-    "Official support for the `seed` function is dropped. Standard practice is to reset "
-    "gymnasium environments using `env.reset(seed=<desired seed>)`"
+    "The environment has a `seed()` method, which nothing calls any more; seed it with "
+    "`env.reset(seed=...)` instead."
 )
 MSG_RESET_NOT_TUPLE = (
-    "The result returned by `env.reset()` was not a tuple of the form `(obs, info)`, where "
-    "`obs` is a observation and `info` is a dictionary containing additional information. "
-    "Actual type: `{actual}`"
+    "`env.reset()` must return a tuple `(obs, info)` whose `info` is a dict, got `{actual}`"
 )
-MSG_RESET_NOT_PAIR = "Calling the reset method did not return a 2-tuple, actual length: {length}"
+MSG_RESET_NOT_PAIR = (
+    "`env.reset()` must return a pair `(obs, info)`, got a tuple of length {length}"
+)
 MSG_RESET_FIRST_OUTSIDE = (
-    "The first element returned by `env.reset()` is not within the observation space."
+    "`env.reset()` returned an observation (its first element) outside the observation space."
 )
 MSG_RESET_INFO_NOT_DICT = (
-    "The second element returned by `env.reset()` was not a dictionary, actual type: {actual}"
+    "`env.reset()` must return a dict as its info (second element), got {actual}"
 )
 
 MSG_BOX_LOW_INFINITE = (
-    "A Box {space_type} space minimum value is -infinity. This is probably too low."
+    "A Box {space_type} space has a lower bound of -infinity; learning algorithms usually "
+    "need finite bounds."
 )
 MSG_BOX_HIGH_INFINITE = (
-    "A Box {space_type} space maximum value is infinity. This is probably too high."
+    "A Box {space_type} space has an upper bound of +infinity; learning algorithms usually "
+    "need finite bounds."
 )
 MSG_BOX_ACTION_NOT_NORMALISED = (
-    "For Box action spaces, we recommend using a symmetric and normalized space "
-    "(range=[-1, 1] or [0, 1]). See "
-    "https://stable-baselines3.readthedocs.io/en/master/guide/rl_tips.html for more information."
+    "A Box action space suits most algorithms best when it is symmetric and within [-1, 1] "
+    "(or within [0, 1]); rescale the actions inside the environment."
 )
 
-MSG_WARN_IGNORED = "`check_env(warn=...)` parameter is now ignored."
+MSG_WARN_IGNORED = "The `warn` argument of `check_env` has no effect and is ignored."
 MSG_LEGACY_GYM_ENV = (
-    "Gym is incompatible with Gymnasium, please update the environment class to "
-    f"`gymnasium.Env`. See {CREATE_ENV_GUIDE} for more info."
+    "The environment subclasses the old `gym` package's Env or Wrapper, which vecgym does not "
+    "accept; make it subclass `vecgym.Env` instead."
 )
-MSG_NOT_AN_ENV = (
-    "The environment must inherit from the gymnasium.Env class, actual class: {actual}. "
-    f"See {CREATE_ENV_GUIDE} for more info."
-)
+MSG_NOT_AN_ENV = "`check_env` must be given a `vecgym.Env`, got an instance of {actual}."
 MSG_WRAPPED_ENV = (
-    "The environment ({env}) is different from the unwrapped version ({unwrapped}). This could "
-    "effect the environment checker as the environment most likely has a wrapper applied to it. "
-    "We recommend using the raw environment for `check_env` using `env.unwrapped`."
+    "The environment {env} is wrapped (its unwrapped environment is {unwrapped}); wrappers "
+    "can hide or cause problems, so pass `env.unwrapped` to `check_env`."
 )
 MSG_NO_ACTION_SPACE = (
-    f"The environment must specify an action space. See {CREATE_ENV_GUIDE} for more info."
+    "The environment must define `action_space`, the space of its valid actions (usually set "
+    "in `__init__`)."
 )
 MSG_NO_OBSERVATION_SPACE = (
-    f"The environment must specify an observation space. See {CREATE_ENV_GUIDE} for more info."
+    "The environment must define `observation_space`, the space its observations lie in "
+    "(usually set in `__init__`)."
 )
 MSG_NO_SPEC_FOR_RENDER = (
-    "Not able to test alternative render modes due to the environment not having a spec. "
-    "Try instantiating the environment through `gymnasium.make`"
+    "The other render modes were not checked: the environment has no spec to build copies "
+    "from. Create it with `vecgym.make` to check them too."
 )
 MSG_CLOSE_TWICE_RAISED = (
-    "Calling `env.close()` on the closed environment should be allowed, but it raised an "
-    "exception: {exc}"
+    "Closing an environment that is already closed must not raise, but a second "
+    "`env.close()` raised: {exc}"
 )
 
 _LEGACY_GYM_BASES = ("<class 'gym.core.Env'>", "<class 'gym.core.Wrapper'>")

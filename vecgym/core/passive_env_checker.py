@@ -4,8 +4,8 @@ These are the checks :class:`vecgym.wrappers.PassiveEnvChecker` runs on the firs
 ``step`` and ``render`` of every environment built by ``make``, and that
 :func:`vecgym.utils.env_checker.check_env` reuses. Each check either warns through
 :func:`vecgym.logger.warn` (something unusual but usable) or raises (something that breaks the
-API), with Gymnasium 1.4's messages and exception types, so code that filters or matches those
-keeps working.
+API), with Gymnasium 1.4's exception types and warning categories, so code that catches or
+filters them by type keeps working. The messages are vecgym's own.
 
 Where Gymnasium uses a bare ``assert`` these checks raise :class:`AssertionError` explicitly, so
 they still run under ``python -O``.
@@ -49,168 +49,149 @@ _ObsT = TypeVar("_ObsT")
 _ActT = TypeVar("_ActT")
 
 # ---------------------------------------------------------------------------------------------
-# Message templates (Gymnasium 1.4's wording, so code matching those messages keeps working).
+# Message templates. The exception types and warning categories are Gymnasium 1.4's; the
+# wording is vecgym's own. Tests match these through the constants, never through copied text.
 # ---------------------------------------------------------------------------------------------
-CREATE_ENV_GUIDE = "https://gymnasium.farama.org/introduction/create_custom_env/"
-
 MSG_LEGACY_GYM_SPACE = (
-    "Gym is incompatible with Gymnasium, please update the environment {space_type}_space "
-    "to `{replacement}`."
+    "The {space_type}_space subclasses the old `gym` package's Space (the Gymnasium "
+    "equivalent is `{replacement}`), which vecgym does not accept; build it from "
+    "`vecgym.spaces` instead."
 )
-MSG_NOT_A_SPACE = (
-    "{space_type} space does not inherit from `gymnasium.spaces.Space`, actual type: {actual}"
-)
+MSG_NOT_A_SPACE = "The {space_type} space must be a `vecgym.spaces.Space`, got {actual}"
 MSG_BOX_LOW_SHAPE = {
-    "observation": "The Box observation space shape and low shape have different shapes, "
-    "low shape: {bound_shape}, box shape: {shape}",
-    "action": "The Box action space shape and low shape have have different shapes, "
-    "low shape: {bound_shape}, box shape: {shape}",
+    "observation": "The `low` bound of a Box observation space must have the space's shape "
+    "{shape}, got shape {bound_shape}",
+    "action": "The `low` bound of a Box action space must have the space's shape {shape}, "
+    "got shape {bound_shape}",
 }
 MSG_BOX_HIGH_SHAPE = {
-    "observation": "The Box observation space shape and high shape have have different shapes, "
-    "high shape: {bound_shape}, box shape: {shape}",
-    "action": "The Box action space shape and high shape have different shapes, "
-    "high shape: {bound_shape}, box shape: {shape}",
+    "observation": "The `high` bound of a Box observation space must have the space's shape "
+    "{shape}, got shape {bound_shape}",
+    "action": "The `high` bound of a Box action space must have the space's shape {shape}, "
+    "got shape {bound_shape}",
 }
-MSG_BOX_BOUNDS_EQUAL = "A Box {space_type} space maximum and minimum values are equal."
-MSG_BOX_LOW_ABOVE_HIGH = "A Box observation space low value is greater than a high value."
-MSG_DISCRETE_N = (
-    "Discrete {space_type} space's number of elements must be positive, "
-    "actual number of elements: {n}"
+MSG_BOX_BOUNDS_EQUAL = (
+    "A Box {space_type} space has a dimension whose `low` equals its `high`, so it can only "
+    "take one value."
 )
-MSG_DISCRETE_SHAPE = "Discrete {space_type} space's shape should be empty, actual shape: {shape}"
+MSG_BOX_LOW_ABOVE_HIGH = (
+    "A Box observation space has a `low` bound above its `high` bound; every dimension needs "
+    "low <= high."
+)
+MSG_DISCRETE_N = "A Discrete {space_type} space must have n > 0, got n={n}"
+MSG_DISCRETE_SHAPE = "A Discrete {space_type} space must have the empty shape (), got {shape}"
 MSG_MULTI_DISCRETE_SHAPE = (
-    "Multi-discrete {space_type} space's shape must be equal to the nvec shape, "
-    "space shape: {shape}, nvec shape: {nvec_shape}"
+    "A MultiDiscrete {space_type} space must have the shape of its nvec, {nvec_shape}, got {shape}"
 )
 MSG_MULTI_DISCRETE_NVEC = (
-    "Multi-discrete {space_type} space's all nvec elements must be greater than 0, "
-    "actual nvec: {nvec}"
+    "Every entry of a MultiDiscrete {space_type} space's nvec must be positive, got {nvec}"
 )
 MSG_MULTI_BINARY_SHAPE = (
-    "Multi-binary {space_type} space's all shape elements must be greater than 0, "
-    "actual shape: {shape}"
+    "Every dimension of a MultiBinary {space_type} space's shape must be positive, got {shape}"
 )
-MSG_EMPTY_TUPLE = "An empty Tuple {space_type} space is not allowed."
-MSG_EMPTY_DICT = "An empty Dict {space_type} space is not allowed."
+MSG_EMPTY_TUPLE = "A Tuple {space_type} space must contain at least one subspace."
+MSG_EMPTY_DICT = "A Dict {space_type} space must contain at least one subspace."
 
-MSG_OBS_PREFIX = "The obs returned by the `{method_name}()` method"
-MSG_OBS_DISCRETE_TYPE = "{pre} should be an int or np.int64, actual type: {actual}"
-MSG_OBS_NOT_ARRAY = "{pre} was expecting a numpy array, actual type: {actual}"
-MSG_OBS_DTYPE = "{pre} was expecting numpy array dtype to be {expected}, actual type: {actual}"
-MSG_OBS_NOT_TUPLE = "{pre} was expecting a tuple, actual type: {actual}"
+MSG_OBS_PREFIX = "Observation from `{method_name}()`"
+MSG_OBS_DISCRETE_TYPE = "{pre}: expected an int or np.int64 for a Discrete space, got {actual}"
+MSG_OBS_NOT_ARRAY = "{pre}: expected a numpy array, got {actual}"
+MSG_OBS_DTYPE = "{pre}: expected dtype {expected}, got {actual}"
+MSG_OBS_NOT_TUPLE = "{pre}: expected a tuple for a Tuple space, got {actual}"
 MSG_OBS_TUPLE_LENGTH = (
-    "{pre} length is not same as the observation space length, "
-    "obs length: {obs_length}, space length: {space_length}"
+    "{pre}: expected {space_length} elements, one per subspace of the Tuple space, got {obs_length}"
 )
-MSG_OBS_NOT_DICT = "{pre} must be a dict, actual type: {actual}"
-MSG_OBS_DICT_KEYS = (
-    "{pre} observation keys is not same as the observation space keys, "
-    "obs keys: {obs_keys}, space keys: {space_keys}"
+MSG_OBS_NOT_DICT = "{pre}: expected a dict for a Dict space, got {actual}"
+MSG_OBS_DICT_KEYS = "{pre}: expected the Dict space's keys {space_keys}, got {obs_keys}"
+MSG_OBS_OUTSIDE = "{pre} lies outside the observation space."
+MSG_OBS_OUTSIDE_EXCEPTION = (
+    "{pre} could not be checked against the observation space, whose `contains` raised: {exc}"
 )
-MSG_OBS_OUTSIDE = "{pre} is not within the observation space."
-MSG_OBS_OUTSIDE_EXCEPTION = "{pre} is not within the observation space with exception: {exc}"
 
 MSG_DATA_REUSE_OBS = (
-    "The observations returned by `{previous_source}` and the following `{source}` share an "
-    "object, therefore, modifying one will modify the other. Environments should return new "
-    "observation data on every call as users commonly keep the data returned to them."
+    "`{previous_source}` and the next `{source}` returned observations that share a mutable "
+    "object, so changing one changes the other. Return newly allocated observation data from "
+    "every call: callers keep what they receive (in replay buffers, for instance)."
 )
 MSG_DATA_REUSE_INFO = (
-    "The infos returned by `{previous_source}` and the following `{source}` share an object, "
-    "therefore, modifying one will modify the other. Environments should return new info data "
-    "on every call as users commonly keep the data returned to them."
+    "`{previous_source}` and the next `{source}` returned infos that share a mutable object, "
+    "so changing one changes the other. Return newly allocated info data from every call: "
+    "callers keep what they receive (in replay buffers, for instance)."
 )
 
 MSG_RESET_NO_SEED = (
-    "Current gymnasium version requires that `Env.reset` can be passed a `seed` instead of "
-    "using `Env.seed` for resetting the environment random number generator."
+    "`Env.reset` must accept a `seed` keyword argument: the environment's random generator is "
+    "seeded through `reset(seed=...)`, not through a separate `seed()` method."
 )
 MSG_RESET_SEED_DEFAULT = (
-    "The default seed argument in `Env.reset` should be `None`, otherwise the environment will "
-    "by default always be deterministic. Actual default: {param}"
+    "The `seed` parameter of `Env.reset` must default to None, otherwise every reset without "
+    "a seed replays the same episode; got `{param}`"
 )
 MSG_RESET_NO_OPTIONS = (
-    "Current gymnasium version requires that `Env.reset` can be passed `options` to allow the "
-    "environment initialisation to be passed additional information."
+    "`Env.reset` must accept an `options` keyword argument, through which callers pass extra "
+    "settings for the new episode."
 )
 MSG_RESET_NOT_TUPLE = (
-    "The result returned by `env.reset()` was not a tuple of the form `(obs, info)`, where "
-    "`obs` is a observation and `info` is a dictionary containing additional information. "
-    "Actual type: `{actual}`"
+    "`env.reset()` must return a tuple `(obs, info)` whose `info` is a dict, got `{actual}`"
 )
 MSG_RESET_BAD_LENGTH = (
-    "The result returned by `env.reset()` should be `(obs, info)` by default, , where `obs` is "
-    "a observation and `info` is a dictionary containing additional information."
+    "`env.reset()` must return a pair `(obs, info)` whose `info` is a dict, got a tuple of "
+    "another length."
 )
 MSG_RESET_INFO_NOT_DICT = (
-    "The second element returned by `env.reset()` was not a dictionary, actual type: {actual}"
+    "`env.reset()` must return a dict as its info (second element), got {actual}"
 )
 
-MSG_STEP_NOT_TUPLE = "Expects step result to be a tuple, actual type: {actual}"
+MSG_STEP_NOT_TUPLE = "`env.step()` must return a tuple, got {actual}"
 MSG_STEP_OLD_API = (
-    "Core environment is written in old step API which returns one bool instead of two. "
-    "It is recommended to rewrite the environment with new step API. "
+    "`env.step()` returned the 4 values `(obs, reward, done, info)` of the old step API; "
+    "return the 5 values `(obs, reward, terminated, truncated, info)` instead."
 )
-MSG_STEP_SIGNAL_NOT_BOOL = "Expects `{signal}` signal to be a boolean, actual type: {actual}"
+MSG_STEP_SIGNAL_NOT_BOOL = (
+    "The `{signal}` value returned by `env.step()` must be a bool, got {actual}"
+)
 MSG_STEP_BAD_LENGTH = (
-    "Expected `Env.step` to return a four or five element tuple, actual number of elements "
-    "returned: {length}."
+    "`env.step()` must return 5 values (or 4 with the old step API), got {length}."
 )
 MSG_REWARD_TYPE = (
-    "The reward returned by `step()` must be a float, int, np.integer or np.floating, "
-    "actual type: {actual}"
+    "`env.step()` must return a real-number reward (int, float, np.integer or np.floating), "
+    "got {actual}"
 )
-MSG_REWARD_NAN = "The reward is a NaN value."
-MSG_REWARD_INF = "The reward is an inf value."
-MSG_STEP_INFO_NOT_DICT = (
-    "The `info` returned by `step()` must be a python dictionary, actual type: {actual}"
-)
+MSG_REWARD_NAN = "`env.step()` returned a NaN reward."
+MSG_REWARD_INF = "`env.step()` returned an infinite reward."
+MSG_STEP_INFO_NOT_DICT = "`env.step()` must return a dict as its info (last element), got {actual}"
 
 MSG_NO_RENDER_MODES = (
-    "No render modes was declared in the environment (env.metadata['render_modes'] is None or "
-    "not defined), you may have trouble when calling `.render()`."
+    "The environment lists no render modes (`metadata['render_modes']` is missing or None), "
+    "so `render()` may not behave as expected."
 )
-MSG_RENDER_MODES_NOT_SEQUENCE = (
-    "Expects the render_modes to be a sequence (i.e. list, tuple), actual type: {actual}"
+MSG_RENDER_MODES_NOT_SEQUENCE = "`metadata['render_modes']` must be a list or tuple, got {actual}"
+MSG_RENDER_MODES_NOT_STR = (
+    "Every entry of `metadata['render_modes']` must be a str, got entries of types {actual}"
 )
-MSG_RENDER_MODES_NOT_STR = "Expects all render modes to be strings, actual types: {actual}"
 MSG_NO_RENDER_FPS = (
-    "No render fps was declared in the environment (env.metadata['render_fps'] is None or not "
-    "defined), rendering may occur at inconsistent fps."
+    "The environment lists render modes but no frame rate (`metadata['render_fps']` is "
+    "missing or None), so rendered frames may not play back at a steady speed."
 )
-MSG_RENDER_FPS_TYPE = (
-    "Expects the `env.metadata['render_fps']` to be an integer or a float, actual type: {actual}"
-)
-MSG_RENDER_FPS_POSITIVE = (
-    "Expects the `env.metadata['render_fps']` to be greater than zero, actual value: {value}"
-)
+MSG_RENDER_FPS_TYPE = "`metadata['render_fps']` must be an int or a float, got {actual}"
+MSG_RENDER_FPS_POSITIVE = "`metadata['render_fps']` must be positive, got {value}"
 MSG_RENDER_MODE_WITHOUT_MODES = (
-    "With no render_modes, expects the Env.render_mode to be None, actual value: {render_mode}"
+    "`env.render_mode` must be None when `metadata['render_modes']` is empty, got {render_mode}"
 )
 MSG_RENDER_MODE_UNSUPPORTED = (
-    "The environment was initialized successfully however with an unsupported render mode. "
-    "Render mode: {render_mode}, modes: {render_modes}"
+    "`env.render_mode` must be one of the declared render modes {render_modes}, got {render_mode}"
 )
-MSG_RENDER_MODE_NOT_STR = "Expects the render mode to be a string, actual type: {actual}"
-MSG_RENDER_HUMAN = "Human rendering should return `None`, got {actual}"
-MSG_RENDER_RGB_NOT_ARRAY = "RGB-array rendering should return a numpy array, got {actual}"
-MSG_RENDER_RGB_DTYPE = (
-    "RGB-array rendering should return a numpy array with dtype uint8, got {actual}"
-)
-MSG_RENDER_RGB_NDIM = (
-    "RGB-array rendering should return a numpy array with three axes, got {actual}"
-)
+MSG_RENDER_MODE_NOT_STR = "`env.render_mode` must be a str, got {actual}"
+MSG_RENDER_HUMAN = "Rendering in 'human' mode must return None, got {actual}"
+MSG_RENDER_RGB_NOT_ARRAY = "An 'rgb_array' frame must be a numpy array, got {actual}"
+MSG_RENDER_RGB_DTYPE = "An 'rgb_array' frame must have dtype uint8, got {actual}"
+MSG_RENDER_RGB_NDIM = "An 'rgb_array' frame must have 3 dimensions (height, width, 3), got {actual}"
 MSG_RENDER_RGB_CHANNELS = (
-    "RGB-array rendering should return a numpy array in which the last axis has three "
-    "dimensions, got {actual}"
+    "An 'rgb_array' frame must have 3 colour channels in its last dimension, got {actual}"
 )
-MSG_RENDER_DEPTH_NOT_ARRAY = "Depth-array rendering should return a numpy array, got {actual}"
-MSG_RENDER_DEPTH_NDIM = (
-    "Depth-array rendering should return a numpy array with two axes, got {actual}"
-)
-MSG_RENDER_ANSI = "ANSI/ASCII rendering should produce a string, got {actual}"
-MSG_RENDER_LIST = "Render mode `{render_mode}` should produce a list, got {actual}"
+MSG_RENDER_DEPTH_NOT_ARRAY = "A 'depth_array' frame must be a numpy array, got {actual}"
+MSG_RENDER_DEPTH_NDIM = "A 'depth_array' frame must have 2 dimensions (height, width), got {actual}"
+MSG_RENDER_ANSI = "A text render ('ansi' or 'ascii' mode) must be a str, got {actual}"
+MSG_RENDER_LIST = "Render mode `{render_mode}` must return a list of frames, got {actual}"
 
 _LEGACY_GYM_SPACE_BASE = "<class 'gym.spaces.space.Space'>"
 _TEXT_RENDER_MODES = ("ansi", "ascii")
