@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 import vecgym.wrappers
+from tests.support.messages import message_pattern
 from vecgym import error
 from vecgym.wrappers._deprecated import (
+    REMOVED_MSG,
     REMOVED_WRAPPERS,
+    RENAMED_MSG,
     RENAMED_WRAPPERS,
     deprecated_wrapper_error,
 )
@@ -24,8 +29,7 @@ def test_renamed_wrapper_error_names_the_replacement(old: str, new: str) -> None
     exc = deprecated_wrapper_error(old)
     assert isinstance(exc, error.RenamedWrapper)
     assert isinstance(exc, AttributeError)
-    assert f"vecgym.wrappers.{new}" in str(exc)
-    assert repr(old) in str(exc)
+    assert re.fullmatch(message_pattern(RENAMED_MSG, old=old, new=new), str(exc))
 
 
 def test_every_replacement_exists() -> None:
@@ -40,7 +44,9 @@ def test_every_replacement_exists() -> None:
 def test_removed_wrapper_error_gives_advice(old: str) -> None:
     exc = deprecated_wrapper_error(old)
     assert isinstance(exc, error.RenamedWrapper)
-    assert "has been removed" in str(exc)
+    assert re.fullmatch(
+        message_pattern(REMOVED_MSG, old=old, advice=REMOVED_WRAPPERS[old]), str(exc)
+    )
 
 
 @pytest.mark.parametrize("name", ["TimeLimit", "NoSuchWrapper", "__path__"])

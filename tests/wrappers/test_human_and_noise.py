@@ -20,6 +20,8 @@ from vecgym.wrappers.rendering import (
     HUMAN_FRAME_SHAPE_MSG,
     HUMAN_RENDER_MODE_MSG,
     NO_RENDER_FPS_MSG,
+    NOISE_PROBABILITY_MSG,
+    OBSTRUCTED_RATIO_MSG,
     OBSTRUCTION_WIDTH_MSG,
     OBSTRUCTION_WIDTH_TYPE_MSG,
 )
@@ -186,7 +188,9 @@ def test_white_noise_probability_zero_keeps_the_frame() -> None:
 
 @pytest.mark.parametrize("bad", [-0.1, 1.0, 2])
 def test_white_noise_rejects_bad_probability(bad: float) -> None:
-    with pytest.raises(error.InvalidProbability, match=r"interval \[0,1\)"):
+    with pytest.raises(
+        error.InvalidProbability, match=message_pattern(NOISE_PROBABILITY_MSG, value=bad)
+    ):
         AddWhiteNoise(_FrameEnv(), bad)
 
 
@@ -220,7 +224,7 @@ def test_obstruct_view_ratio_zero_keeps_the_frame() -> None:
 
 
 def test_obstruct_view_rejects_bad_arguments() -> None:
-    with pytest.raises(ValueError, match=r"interval \[0,1\)"):
+    with pytest.raises(ValueError, match=message_pattern(OBSTRUCTED_RATIO_MSG, value=1.0)):
         ObstructView(_FrameEnv(), 1.0, 2)
     with pytest.raises(ValueError, match=message_pattern(OBSTRUCTION_WIDTH_MSG)):
         ObstructView(_FrameEnv(), 0.5, 0)

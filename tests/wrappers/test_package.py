@@ -9,8 +9,10 @@ import sys
 import pytest
 
 import vecgym.wrappers
+from tests.support.messages import message_pattern
 from vecgym import error
 from vecgym.core.env import Wrapper
+from vecgym.wrappers._deprecated import RENAMED_MSG
 
 LAZY = ["ArrayConversion", "JaxToNumpy", "JaxToTorch", "NumpyToTorch"]
 
@@ -54,7 +56,7 @@ def test_import_loads_no_conversion_module() -> None:
     ],
 )
 def test_old_names_name_their_replacement(old: str, new: str) -> None:
-    with pytest.raises(error.RenamedWrapper, match=f"`vecgym.wrappers.{new}`"):
+    with pytest.raises(error.RenamedWrapper, match=message_pattern(RENAMED_MSG, old=old, new=new)):
         getattr(vecgym.wrappers, old)
 
 

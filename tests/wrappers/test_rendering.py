@@ -12,7 +12,7 @@ from tests.support.registry_envs import ArgEnv
 from vecgym.core.registration import Registry, registry
 from vecgym.envs.registration import make, register
 from vecgym.wrappers import RenderCollection
-from vecgym.wrappers.rendering import NO_RENDER_MODE_MSG
+from vecgym.wrappers.rendering import LIST_RENDER_MODE_MSG, NO_RENDER_MODE_MSG
 
 
 @pytest.fixture
@@ -87,7 +87,9 @@ def test_tuple_render_modes_are_accepted() -> None:
 def test_invalid_inner_render_mode() -> None:
     with pytest.raises(ValueError, match=message_pattern(NO_RENDER_MODE_MSG)):
         RenderCollection(ArgEnv())
-    with pytest.raises(ValueError, match="to not end with '_list', got 'rgb_array_list'"):
+    with pytest.raises(
+        ValueError, match=message_pattern(LIST_RENDER_MODE_MSG, render_mode="rgb_array_list")
+    ):
         RenderCollection(ArgEnv(render_mode="rgb_array_list"))
 
 

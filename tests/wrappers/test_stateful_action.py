@@ -9,9 +9,14 @@ import pytest
 
 import vecgym
 from tests.support.generic_env import GenericTestEnv
+from tests.support.messages import message_pattern
 from vecgym import error
 from vecgym.core.spaces import Discrete
 from vecgym.wrappers.stateful_action import (
+    STICKY_DURATION_ORDER_MSG,
+    STICKY_DURATION_TYPE_MSG,
+    STICKY_PROBABILITY_MSG,
+    STICKY_PROBABILITY_TYPE_MSG,
     RepeatAction,
     StickyAction,
 )
@@ -109,15 +114,25 @@ def test_sticky_action_spec_round_trip() -> None:
 
 @pytest.mark.parametrize("probability", [-0.1, 1, 1.5, True])
 def test_sticky_action_rejects_bad_probability(probability: Any) -> None:
-    with pytest.raises(error.InvalidProbability, match=r"interval \[0, 1\)") as info:
+    with pytest.raises(
+        error.InvalidProbability, match=message_pattern(STICKY_PROBABILITY_MSG, value=probability)
+    ) as info:
         StickyAction(recording_env()[0], probability)
     assert isinstance(info.value, ValueError)
 
 
 @pytest.mark.parametrize("probability", ["0.5", None])
 def test_sticky_action_rejects_a_probability_that_is_no_number(probability: Any) -> None:
-    with pytest.raises(TypeError, match="must be a real number"):
+    with pytest.raises(
+        TypeError,
+        match=message_pattern(
+            STICKY_PROBABILITY_TYPE_MSG, value=probability, type=type(probability)
+        ),
+    ):
         StickyAction(recording_env()[0], probability)
+
+
+BAD_DURATION = message_pattern(STICKY_DURATION_TYPE_MSG)
 
 
 @pytest.mark.parametrize(
@@ -125,13 +140,13 @@ def test_sticky_action_rejects_a_probability_that_is_no_number(probability: Any)
     [
         (0, ValueError, "at least 1"),
         ((0, 2), ValueError, "at least 1"),
-        ((3, 1), error.InvalidBound, "valid range"),
-        ((1, 2, 3), ValueError, "two integers"),
-        ((1.0, 2), ValueError, "two integers"),
-        ("2", ValueError, "two integers"),
-        (2.0, ValueError, "two integers"),
-        ([1, 2], ValueError, "two integers"),  # Gymnasium takes a tuple only
-        (np.int64(2), ValueError, "two integers"),  # and a Python int only
+        ((3, 1), error.InvalidBound, message_pattern(STICKY_DURATION_ORDER_MSG, value=(3, 1))),
+        ((1, 2, 3), ValueError, BAD_DURATION),
+        ((1.0, 2), ValueError, BAD_DURATION),
+        ("2", ValueError, BAD_DURATION),
+        (2.0, ValueError, BAD_DURATION),
+        ([1, 2], ValueError, BAD_DURATION),  # Gymnasium takes a tuple only
+        (np.int64(2), ValueError, BAD_DURATION),  # and a Python int only
     ],
 )
 def test_sticky_action_rejects_bad_duration(duration: Any, exc: type, match: str) -> None:

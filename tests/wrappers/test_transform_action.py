@@ -312,7 +312,10 @@ def test_discretize_action_spec_round_trip() -> None:
 
 def test_discretize_action_errors() -> None:
     env, _ = recording_env(Box(-1.0, 1.0, (2,)))
-    with pytest.raises(TypeError, match="requires a Box action space"):
+    with pytest.raises(
+        TypeError,
+        match=message_pattern(REQUIRES_BOX_MSG, wrapper="DiscretizeAction", kind="action"),
+    ):
         DiscretizeAction(vecgym.make("CartPole-v1"), bins=3)
     with pytest.raises(ValueError, match=message_pattern(DISCRETIZE_INFINITE_MSG)):
         DiscretizeAction(recording_env(Box(-np.inf, 1.0, (1,)))[0], bins=3)

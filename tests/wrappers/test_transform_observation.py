@@ -12,20 +12,35 @@ from tests.support.generic_env import GenericTestEnv
 from tests.support.messages import message_pattern
 from vecgym.spaces import Box, Dict, Discrete, MultiBinary, MultiDiscrete, Text, Tuple
 from vecgym.wrappers.transform_observation import (
+    DISCRETIZE_BINS_LEN_MSG,
     DISCRETIZE_BINS_VALUE_MSG,
+    DISCRETIZE_FINITE_MSG,
     DISCRETIZE_SPACE_MSG,
     DTYPE_SPACE_MSG,
+    FILTER_DICT_KEYS_MSG,
     FILTER_DUPLICATE_MSG,
+    FILTER_EMPTY_MSG,
     FILTER_INDEX_MSG,
+    FILTER_KEYS_TYPE_MSG,
+    FILTER_MISSING_KEYS_MSG,
     FILTER_SPACE_MSG,
     FILTER_TUPLE_KEYS_MSG,
     GRAYSCALE_BOUNDS_MSG,
     GRAYSCALE_SHAPE_MSG,
+    RENDER_KEY_EXISTS_MSG,
     RENDER_MODE_MSG,
     RENDER_TYPE_MSG,
+    RESHAPE_INT_MSG,
+    RESHAPE_SIZE_MSG,
+    RESHAPE_TYPE_MSG,
     RESHAPE_VALUE_MSG,
+    RESIZE_BOUNDS_MSG,
+    RESIZE_DTYPE_MSG,
     RESIZE_NDIM_MSG,
+    RESIZE_SHAPE_INT_MSG,
     RESIZE_SHAPE_LEN_MSG,
+    RESIZE_SHAPE_TYPE_MSG,
+    RESIZE_SHAPE_VALUE_MSG,
     AddRenderObservation,
     DiscretizeObservation,
     DtypeObservation,
@@ -37,6 +52,7 @@ from vecgym.wrappers.transform_observation import (
     ResizeObservation,
     TransformObservation,
 )
+from vecgym.wrappers.utils import REQUIRES_BOX_MSG, RESCALE_ORDER_MSG
 
 gymnasium = pytest.importorskip("gymnasium")
 gym_wrappers = pytest.importorskip("gymnasium.wrappers")
@@ -171,15 +187,20 @@ def test_filter_observation_tuple_keeps_order() -> None:
         (DICT_SPACE, "ab", TypeError, "not the str 'ab'"),
         (DICT_SPACE, "a", ValueError, "not the str 'a'"),
         (TUPLE_SPACE, "a", TypeError, "not the str 'a'"),
-        (DICT_SPACE, {"a"}, TypeError, "Sequence"),
-        (DICT_SPACE, [0], TypeError, "strings for a Dict"),
-        (DICT_SPACE, ["a", "z"], ValueError, r"Missing keys: \['z'\]"),
-        (DICT_SPACE, [], ValueError, "empty"),
+        (DICT_SPACE, {"a"}, TypeError, message_pattern(FILTER_KEYS_TYPE_MSG, type=set)),
+        (DICT_SPACE, [0], TypeError, message_pattern(FILTER_DICT_KEYS_MSG, keys=[0])),
+        (
+            DICT_SPACE,
+            ["a", "z"],
+            ValueError,
+            message_pattern(FILTER_MISSING_KEYS_MSG, missing=["z"], keys=["a", "z"]),
+        ),
+        (DICT_SPACE, [], ValueError, message_pattern(FILTER_EMPTY_MSG)),
         (TUPLE_SPACE, ["a"], TypeError, message_pattern(FILTER_TUPLE_KEYS_MSG)),
         (TUPLE_SPACE, [0, 0], ValueError, message_pattern(FILTER_DUPLICATE_MSG)),
-        (TUPLE_SPACE, [3], ValueError, r"missing indexes: \[3\]"),
+        (TUPLE_SPACE, [3], ValueError, message_pattern(FILTER_INDEX_MSG, missing=[3], keys=[3])),
         (TUPLE_SPACE, [-4], ValueError, message_pattern(FILTER_INDEX_MSG)),
-        (TUPLE_SPACE, [], ValueError, "empty"),
+        (TUPLE_SPACE, [], ValueError, message_pattern(FILTER_EMPTY_MSG)),
         (Box(0, 1, (2,)), [0], ValueError, message_pattern(FILTER_SPACE_MSG)),
     ],
 )
@@ -257,7 +278,11 @@ def test_grayscale_weights() -> None:
 @pytest.mark.parametrize(
     ("space", "error", "match"),
     [
-        (Discrete(3), TypeError, "requires a Box"),
+        (
+            Discrete(3),
+            TypeError,
+            message_pattern(REQUIRES_BOX_MSG, wrapper="GrayscaleObservation", kind="observation"),
+        ),
         (Box(0, 255, (4, 4), np.uint8), ValueError, message_pattern(GRAYSCALE_SHAPE_MSG)),
         (Box(0, 255, (4, 4, 4), np.uint8), ValueError, message_pattern(GRAYSCALE_SHAPE_MSG)),
         (Box(0, 1, (4, 4, 3), np.float32), ValueError, message_pattern(GRAYSCALE_BOUNDS_MSG)),
@@ -308,20 +333,50 @@ def test_resize_observation_spec_round_trip() -> None:
 @pytest.mark.parametrize(
     ("space", "shape", "error", "match"),
     [
-        (Discrete(3), (2, 2), TypeError, "requires a Box"),
+        (
+            Discrete(3),
+            (2, 2),
+            TypeError,
+            message_pattern(REQUIRES_BOX_MSG, wrapper="ResizeObservation", kind="observation"),
+        ),
         (Box(0, 255, (4,), np.uint8), (2, 2), ValueError, message_pattern(RESIZE_NDIM_MSG)),
-        (Box(0, 1, (4, 4), np.uint8), (2, 2), ValueError, "bounds 0 to 255"),
-        (Box(0, 255, (4, 4), np.float32), (2, 2), ValueError, "dtype uint8"),
-        (Box(0, 255, (4, 4), np.uint8), [2, 2], TypeError, "to be a tuple"),
+        (Box(0, 1, (4, 4), np.uint8), (2, 2), ValueError, message_pattern(RESIZE_BOUNDS_MSG)),
+        (
+            Box(0, 255, (4, 4), np.float32),
+            (2, 2),
+            ValueError,
+            message_pattern(RESIZE_DTYPE_MSG, dtype=np.dtype(np.float32)),
+        ),
+        (
+            Box(0, 255, (4, 4), np.uint8),
+            [2, 2],
+            TypeError,
+            message_pattern(RESIZE_SHAPE_TYPE_MSG, type=list),
+        ),
         (
             Box(0, 255, (4, 4), np.uint8),
             (2, 2, 2),
             ValueError,
             message_pattern(RESIZE_SHAPE_LEN_MSG),
         ),
-        (Box(0, 255, (4, 4), np.uint8), (2.0, 2), TypeError, "integers"),
-        (Box(0, 255, (4, 4), np.uint8), (0, 2), ValueError, "greater than 0"),
-        (Box(0, 255, (4, 4), np.uint8), (-3, 2), ValueError, "greater than 0"),
+        (
+            Box(0, 255, (4, 4), np.uint8),
+            (2.0, 2),
+            TypeError,
+            message_pattern(RESIZE_SHAPE_INT_MSG, shape=(2.0, 2)),
+        ),
+        (
+            Box(0, 255, (4, 4), np.uint8),
+            (0, 2),
+            ValueError,
+            message_pattern(RESIZE_SHAPE_VALUE_MSG, shape=(0, 2)),
+        ),
+        (
+            Box(0, 255, (4, 4), np.uint8),
+            (-3, 2),
+            ValueError,
+            message_pattern(RESIZE_SHAPE_VALUE_MSG, shape=(-3, 2)),
+        ),
     ],
 )
 def test_resize_observation_errors(space: Any, shape: Any, error: type, match: str) -> None:
@@ -351,13 +406,18 @@ def test_reshape_with_minus_one() -> None:
 @pytest.mark.parametrize(
     ("space", "shape", "error", "match"),
     [
-        (Discrete(3), (1,), TypeError, "requires a Box"),
-        (Box(0, 1, (6,)), 6, TypeError, "to be a tuple"),
-        (Box(0, 1, (6,)), (2.0, 3), TypeError, "integers"),
-        (Box(0, 1, (6,)), (4, 2), ValueError, "product"),
+        (
+            Discrete(3),
+            (1,),
+            TypeError,
+            message_pattern(REQUIRES_BOX_MSG, wrapper="ReshapeObservation", kind="observation"),
+        ),
+        (Box(0, 1, (6,)), 6, TypeError, message_pattern(RESHAPE_TYPE_MSG, type=int)),
+        (Box(0, 1, (6,)), (2.0, 3), TypeError, message_pattern(RESHAPE_INT_MSG, shape=(2.0, 3))),
+        (Box(0, 1, (6,)), (4, 2), ValueError, message_pattern(RESHAPE_SIZE_MSG, new=(4, 2))),
         (Box(0, 1, (6,)), (0, 6), ValueError, message_pattern(RESHAPE_VALUE_MSG)),
         (Box(0, 1, (6,)), (-1, -1, 6), ValueError, message_pattern(RESHAPE_VALUE_MSG)),
-        (Box(0, 1, (6,)), (-1, 4), ValueError, "product"),
+        (Box(0, 1, (6,)), (-1, 4), ValueError, message_pattern(RESHAPE_SIZE_MSG, new=(-1, 4))),
     ],
 )
 def test_reshape_errors(space: Any, shape: Any, error: type, match: str) -> None:
@@ -382,9 +442,12 @@ def test_rescale_matches_gymnasium_and_round_trips() -> None:
 
 
 def test_rescale_errors() -> None:
-    with pytest.raises(TypeError, match="requires a Box"):
+    with pytest.raises(
+        TypeError,
+        match=message_pattern(REQUIRES_BOX_MSG, wrapper="RescaleObservation", kind="observation"),
+    ):
         RescaleObservation(GenericTestEnv(observation_space=Discrete(2)), 0, 1)
-    with pytest.raises(ValueError, match="less than or equal"):
+    with pytest.raises(ValueError, match=message_pattern(RESCALE_ORDER_MSG)):
         RescaleObservation(vecgym.make("Pendulum-v1"), np.float32(1), np.float32(0))
 
 
@@ -473,7 +536,7 @@ def test_add_render_observation_errors() -> None:
     with pytest.raises(TypeError, match=message_pattern(RENDER_TYPE_MSG)):
         AddRenderObservation(GenericTestEnv(render_mode="rgb_array"))
     base = _time_aware(vecgym.make("CartPole-v1", render_mode="rgb_array"))
-    with pytest.raises(ValueError, match="already exists"):
+    with pytest.raises(ValueError, match=message_pattern(RENDER_KEY_EXISTS_MSG, key="time")):
         AddRenderObservation(base, render_only=False, render_key="time")
 
 
@@ -518,8 +581,13 @@ def test_discretize_round_trip() -> None:
     ("space", "bins", "error", "match"),
     [
         (Discrete(3), 2, TypeError, message_pattern(DISCRETIZE_SPACE_MSG)),
-        (Box(-np.inf, 1, (2,)), 2, ValueError, "finite"),
-        (Box(0, 1, (2,)), (2, 2, 2), ValueError, "expected 2, got 3"),
+        (Box(-np.inf, 1, (2,)), 2, ValueError, message_pattern(DISCRETIZE_FINITE_MSG)),
+        (
+            Box(0, 1, (2,)),
+            (2, 2, 2),
+            ValueError,
+            message_pattern(DISCRETIZE_BINS_LEN_MSG, expected=2, actual=3),
+        ),
         (Box(0, 1, (2,)), 0, ValueError, message_pattern(DISCRETIZE_BINS_VALUE_MSG)),
         (Box(0, 1, (2,)), (2, -1), ValueError, message_pattern(DISCRETIZE_BINS_VALUE_MSG)),
         (Box(0, 1, (2,)), 2.5, TypeError, message_pattern(DISCRETIZE_BINS_VALUE_MSG)),

@@ -22,9 +22,13 @@ from vecgym.spaces import (
     Tuple,
 )
 from vecgym.wrappers.utils import (
+    NO_ZERO_ARRAY_MSG,
     NOT_A_SPACE_MSG,
+    RESCALE_BOUND_SHAPE_MSG,
+    RESCALE_BOUND_TYPE_MSG,
     RESCALE_INFINITE_MSG,
     RESCALE_NOT_BOX_MSG,
+    RESCALE_ORDER_MSG,
     RESIZE_NDIM_MSG,
     RESIZE_SHAPE_MSG,
     RunningMeanStd,
@@ -117,7 +121,9 @@ def test_create_zero_array_errors() -> None:
     class Custom(Space):
         pass
 
-    with pytest.raises(CustomSpaceError, match="create_zero_array"):
+    with pytest.raises(
+        CustomSpaceError, match=message_pattern(NO_ZERO_ARRAY_MSG, type_name="Custom")
+    ):
         create_zero_array(Custom())
     with pytest.raises(TypeError, match=message_pattern(NOT_A_SPACE_MSG)):
         create_zero_array(3)
@@ -163,9 +169,14 @@ def test_rescale_box_degenerate_component_maps_to_new_min() -> None:
 @pytest.mark.parametrize(
     ("new_min", "new_max", "error", "match"),
     [
-        ("a", 1.0, TypeError, "new_min to be an integer"),
-        (np.zeros(3), 1.0, ValueError, r"new_min.shape to be \(2,\)"),
-        (np.float32(1), np.float32(0), ValueError, "less than or equal"),
+        ("a", 1.0, TypeError, message_pattern(RESCALE_BOUND_TYPE_MSG, name="new_min", type=str)),
+        (
+            np.zeros(3),
+            1.0,
+            ValueError,
+            message_pattern(RESCALE_BOUND_SHAPE_MSG, name="new_min", expected=(2,), actual=(3,)),
+        ),
+        (np.float32(1), np.float32(0), ValueError, message_pattern(RESCALE_ORDER_MSG)),
         (
             np.array([-np.inf, 0.0]),
             np.float32(1),

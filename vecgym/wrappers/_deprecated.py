@@ -15,8 +15,8 @@ from vecgym import error
 
 __all__ = ["REMOVED_WRAPPERS", "RENAMED_WRAPPERS", "deprecated_wrapper_error"]
 
-RENAMED_MSG = "{old!r} has been renamed: use `vecgym.wrappers.{new}` instead"
-REMOVED_MSG = "{old!r} has been removed: {advice}"
+RENAMED_MSG = "{old!r} is an old name: the wrapper is now `vecgym.wrappers.{new}`"
+REMOVED_MSG = "{old!r} no longer exists: {advice}"
 
 #: old name -> its replacement, relative to ``vecgym.wrappers``
 RENAMED_WRAPPERS: dict[str, str] = {

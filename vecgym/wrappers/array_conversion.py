@@ -50,7 +50,7 @@ NOT_ARRAY_MODULE_MSG = (
     "(e.g. numpy, torch, jax.numpy), got {module!r}"
 )
 NO_CONVERSION_MSG = "No known conversion of a value of type {type} to the array module {xp}"
-MISSING_EXTRA_MSG = '{package} is not installed, run `pip install "vecgym[{extra}]"` to use {user}'
+MISSING_EXTRA_MSG = '{user} needs {package}, which is not installed: pip install "vecgym[{extra}]"'
 
 
 def import_optional(module_name: str, extra: str, user: str) -> ModuleType:

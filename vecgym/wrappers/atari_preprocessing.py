@@ -30,17 +30,25 @@ from vecgym.wrappers.utils import resize_image
 
 __all__ = ["AtariPreprocessing"]
 
-FRAME_SKIP_TYPE_MSG = "Expect the `frame_skip` to be an integer, actually: {value!r}"
-FRAME_SKIP_MSG = "Expect the `frame_skip` to be positive, actually: {value}"
-SCREEN_SIZE_MSG = "Expect the `screen_size` to be positive, actually: {value}"
-ENV_FRAMESKIP_MSG = (
-    "Disable frame-skipping in the original env. Otherwise, more than one frame-skip will happen "
-    "as through this wrapper"
+FRAME_SKIP_TYPE_MSG = "`frame_skip` must be an integer, got {value!r}"
+FRAME_SKIP_MSG = "`frame_skip` must be at least 1, got {value}"
+SCREEN_SIZE_MSG = (
+    "`screen_size` must be a positive integer or a (width, height) tuple of positive integers, got "
+    "{value}"
 )
-NOOP_MAX_TYPE_MSG = "Expect the `noop_max` to be an integer, actually: {value!r}"
-NOOP_MAX_MSG = "Expect the `noop_max` to be non-negative, actually: {value}"
-NOOP_MEANING_MSG = "When noop_max > 0, the first action meaning must be 'NOOP'"
-NOT_BOX_MSG = "AtariPreprocessing wrapper requires a Box observation space, got {type}"
+ENV_FRAMESKIP_MSG = (
+    "AtariPreprocessing skips frames itself, so the wrapped env must play each action once: make "
+    "it with frameskip=1, or pass frame_skip=1 here"
+)
+NOOP_MAX_TYPE_MSG = "`noop_max` must be an integer, got {value!r}"
+NOOP_MAX_MSG = "`noop_max` must be 0 or more, got {value}"
+NOOP_MEANING_MSG = (
+    "The random no-op starts (noop_max > 0) play action 0, so the env's action 0 must mean 'NOOP'; "
+    "pass noop_max=0 for this env"
+)
+NOT_BOX_MSG = (
+    "AtariPreprocessing works on screen images: the observation space must be a Box, got {type}"
+)
 
 
 def _is_integer(value: Any) -> bool:

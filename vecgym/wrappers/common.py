@@ -47,30 +47,38 @@ __all__ = [
     "TimeLimit",
 ]
 
-MAX_STEPS_TYPE_MSG = "Expected `max_episode_steps` to be an integer, got {type}"
-MAX_STEPS_VALUE_MSG = "Expected `max_episode_steps` to be positive, got {value}"
-STEP_BEFORE_RESET_MSG = "Cannot call env.step() before calling env.reset()"
+MAX_STEPS_TYPE_MSG = "`max_episode_steps` must be an int, got {type}"
+MAX_STEPS_VALUE_MSG = "`max_episode_steps` must be at least 1, got {value}"
+STEP_BEFORE_RESET_MSG = "step() needs an episode: call env.reset() before the first step"
 RENDER_BEFORE_RESET_MSG = (
-    "Cannot call `env.render()` before calling `env.reset()`, if this is an intended action, "
-    "set `disable_render_order_enforcing=True` on the OrderEnforcer wrapper."
+    "render() needs an episode: call env.reset() first, or build OrderEnforcing with "
+    "disable_render_order_enforcing=True to render before a reset"
 )
-NOT_AN_ENV_MSG = "The environment must inherit from the vecgym.Env class, actual class: {type}."
+NOT_AN_ENV_MSG = (
+    "PassiveEnvChecker checks vecgym environments only: {type} is not a subclass of vecgym.Env"
+)
 OLD_GYM_ENV_MSG = (
-    "Gym is incompatible with vecgym, please update the environment class to `vecgym.Env` "
-    "(Gymnasium's API)."
+    "The environment subclasses OpenAI Gym's gym.Env, whose old API vecgym does not run: subclass "
+    "vecgym.Env instead, or wrap the old env with vecgym.wrappers.legacy.LegacyGymCompatibility"
 )
-NO_ACTION_SPACE_MSG = "The environment must specify an action space."
-NO_OBSERVATION_SPACE_MSG = "The environment must specify an observation space."
+NO_ACTION_SPACE_MSG = (
+    "The environment has no `action_space` attribute; every environment must define one"
+)
+NO_OBSERVATION_SPACE_MSG = (
+    "The environment has no `observation_space` attribute; every environment must define one"
+)
 CLOSE_AGAIN_FAILED_MSG = (
-    "Calling `env.close()` on the closed environment should be allowed, but it raised the "
-    "following exception."
+    "Closing an environment twice must be harmless, but env.close() raised on the already closed "
+    "environment (the exception follows)"
 )
 BUFFER_LENGTH_MSG = "Expected `buffer_length` to be a non-negative integer or None, got {value!r}"
 STATS_KEY_TAKEN_MSG = (
     "The info of the step that ends an episode already has the key {key!r}; "
     "RecordEpisodeStatistics must be given a `stats_key` the environment does not use"
 )
-SPEC_COPY_FAILED_MSG = "An exception occurred ({error}) while copying the environment spec={spec}"
+SPEC_COPY_FAILED_MSG = (
+    "The wrapper reports no spec: copying the environment's spec {spec} failed with {error}"
+)
 
 
 def _spec_with(wrapper: Wrapper[Any, Any, Any, Any], **changes: Any) -> EnvSpec | None:
@@ -167,7 +175,7 @@ class OrderEnforcing(Wrapper[ObsType, ActType, ObsType, ActType], RecordConstruc
         >>> env.step(0)
         Traceback (most recent call last):
             ...
-        vecgym.error.ResetNeeded: Cannot call env.step() before calling env.reset()
+        vecgym.error.ResetNeeded: step() needs an episode: call env.reset() before the first step
         >>> _ = env.reset(seed=0)
         >>> env.get_wrapper_attr("has_reset")
         True

@@ -102,8 +102,8 @@ NO_SEED_METHOD_MSG = (
 )
 OPTIONS_IGNORED_MSG = "The old Gym reset() takes no options; ignoring options={options!r}"
 NO_RENDER_MODE_MSG = (
-    "You are calling render method without specifying any render mode. You can specify the "
-    "render_mode at initialization, e.g. LegacyGymCompatibility(old_env, render_mode='rgb_array')"
+    "render() returns None because this LegacyGymCompatibility has no render_mode; give one when "
+    "wrapping, e.g. LegacyGymCompatibility(old_env, render_mode='rgb_array')"
 )
 
 _REQUIRED_METHODS = ("reset", "step", "render", "close")

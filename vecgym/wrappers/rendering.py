@@ -44,44 +44,57 @@ __all__ = [
 ]
 
 LIST_SUFFIX = "_list"
-NO_RENDER_MODE_MSG = "Expected env.render_mode to be not None"
-LIST_RENDER_MODE_MSG = "Expected env.render_mode to not end with '_list', got '{render_mode}'"
+NO_RENDER_MODE_MSG = (
+    "RenderCollection needs an environment with a render_mode, got render_mode=None"
+)
+LIST_RENDER_MODE_MSG = (
+    "RenderCollection builds the frame list itself, so the environment's render_mode must not be a "
+    "'_list' mode, got '{render_mode}'"
+)
 
 HUMAN_EXTRA_MSG = (
     "HumanRendering shows frames with pygame, which vecgym does not depend on; "
     'install it with `pip install "vecgym[human]"`'
 )
 VIDEO_RENDER_MODE_MSG = (
-    "Render mode is {render_mode}, which is incompatible with RecordVideo: the environment must "
-    "be made with a render_mode that returns an image, such as rgb_array"
+    "RecordVideo records the images env.render() returns, so the environment needs an image "
+    "render_mode such as 'rgb_array', got render_mode={render_mode}"
 )
 VIDEO_LENGTH_MSG = "Expected `video_length` to be a non-negative integer, got {value!r}"
 VIDEO_FOLDER_EXISTS_MSG = (
-    "Overwriting existing videos at {folder} folder (try specifying a different `video_folder` "
-    "for the `RecordVideo` wrapper if this is not desired)"
+    "The folder {folder} already exists: videos recorded there replace any with the same name "
+    "(give RecordVideo another `video_folder` to keep them)"
 )
 EMPTY_RENDER_LIST_MSG = (
-    "Trying to capture render frame but 'env.render()' has just been called. "
-    "The frame cannot be captured."
+    "No frame was recorded for this step: env.render() returned an empty list, as render() had "
+    "already been called since the step"
 )
 NOT_A_FRAME_MSG = (
-    "Recording stopped: expected type of frame returned by render to be a numpy array, "
-    "got instead {type}."
+    "RecordVideo stopped recording: env.render() must return a numpy array frame, got {type}"
 )
-NO_FRAMES_MSG = "Ignored saving a video as there were zero frames to save."
-NOT_RECORDING_MSG = "stop_recording was called, but no recording was started"
-UNSAVED_VIDEO_MSG = "Unable to save last video! Did you call close()?"
-HUMAN_RENDER_MODE_MSG = "Expected env.render_mode to be one of {accepted} but got '{render_mode}'"
+NO_FRAMES_MSG = "No video was saved: the recording had no frames"
+NOT_RECORDING_MSG = "stop_recording() may only be called while a recording is in progress"
+UNSAVED_VIDEO_MSG = (
+    "RecordVideo is being deleted during a recording, whose frames are lost; call close() or "
+    "stop_recording() to save it"
+)
+HUMAN_RENDER_MODE_MSG = (
+    "HumanRendering needs an environment whose render_mode is one of {accepted}, got "
+    "'{render_mode}'"
+)
 NO_RENDER_FPS_MSG = (
-    "The base environment must specify 'render_fps' to be used with the HumanRendering wrapper"
+    "HumanRendering paces its window with env.metadata['render_fps'], which the wrapped "
+    "environment does not set"
 )
-HUMAN_FRAME_TYPE_MSG = "Expected `env.render()` to return a numpy array, actually returned {type}"
-HUMAN_FRAME_SHAPE_MSG = "The shape of the rgb array has changed from {old} to {new}"
-NOISE_PROBABILITY_MSG = (
-    "probability_of_noise_per_pixel should be in the interval [0,1). Received {value}"
+HUMAN_FRAME_TYPE_MSG = (
+    "HumanRendering can only show numpy array frames, but env.render() returned {type}"
 )
-OBSTRUCTED_RATIO_MSG = "obstructed_pixels_ratio should be in the interval [0,1). Received {value}"
-OBSTRUCTION_WIDTH_MSG = "obstruction_width should be larger or equal than 1. Received {value}"
+HUMAN_FRAME_SHAPE_MSG = (
+    "HumanRendering needs frames of one size: the window is {old} but the new frame is {new}"
+)
+NOISE_PROBABILITY_MSG = "`probability_of_noise_per_pixel` must be in [0, 1), got {value}"
+OBSTRUCTED_RATIO_MSG = "`obstructed_pixels_ratio` must be in [0, 1), got {value}"
+OBSTRUCTION_WIDTH_MSG = "`obstruction_width` must be at least 1, got {value}"
 OBSTRUCTION_WIDTH_TYPE_MSG = "Expected `obstruction_width` to be an integer, got {type}"
 
 DEFAULT_VIDEO_FPS = 30

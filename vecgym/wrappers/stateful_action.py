@@ -20,16 +20,17 @@ from vecgym.core.record_constructor import RecordConstructorArgs
 __all__ = ["RepeatAction", "StickyAction"]
 
 # --- message templates ----------------------------------------------------------------------------
-STICKY_PROBABILITY_MSG = "`repeat_action_probability` must be in the interval [0, 1), got {value!r}"
+STICKY_PROBABILITY_MSG = "`repeat_action_probability` must be at least 0 and below 1, got {value!r}"
 STICKY_PROBABILITY_TYPE_MSG = (
-    "`repeat_action_probability` must be a real number in the interval [0, 1), got {value!r} "
-    "of type {type}"
+    "`repeat_action_probability` must be a real number, at least 0 and below 1, got {value!r} of "
+    "type {type}"
 )
 STICKY_DURATION_TYPE_MSG = (
-    "`repeat_action_duration` must be a Python int or a tuple of two integers, got {value!r}"
+    "`repeat_action_duration` must be a Python int (a fixed count) or a (low, high) tuple of "
+    "integers, got {value!r}"
 )
 STICKY_DURATION_ORDER_MSG = (
-    "`repeat_action_duration` must be a valid range (low <= high), got {value!r}"
+    "`repeat_action_duration` (low, high) must have low <= high, got {value!r}"
 )
 STICKY_DURATION_VALUE_MSG = "`repeat_action_duration` must be at least 1, got {value!r}"
 REPEAT_TYPE_MSG = "`num_repeats` must be an integer, got {type}"

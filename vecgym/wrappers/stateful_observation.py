@@ -44,27 +44,28 @@ __all__ = [
     "TimeAwareObservation",
 ]
 
-DELAY_TYPE_MSG = "The delay is expected to be an integer, actual type: {type}"
-DELAY_VALUE_MSG = "The delay must be zero or greater, actual value: {value}"
+DELAY_TYPE_MSG = "`delay` must be an integer, got {type}"
+DELAY_VALUE_MSG = "`delay` must be 0 or more, got {value}"
 NO_TIME_LIMIT_MSG = (
-    "The environment must be wrapped by a TimeLimit wrapper or the spec specify a "
-    "`max_episode_steps`."
+    "TimeAwareObservation needs the episode step limit: the env must have a TimeLimit wrapper or a "
+    "spec with `max_episode_steps`"
 )
-TIME_KEY_EXISTS_MSG = "The `dict_time_key` ({key!r}) already exists in the observation space."
-STACK_TYPE_MSG = "The stack_size is expected to be an integer, actual type: {type}"
-STACK_VALUE_MSG = "The stack_size needs to be greater than zero, actual value: {value}"
+TIME_KEY_EXISTS_MSG = (
+    "`dict_time_key` {key!r} is already a key of the observation space; choose another name"
+)
+STACK_TYPE_MSG = "`stack_size` must be an integer, got {type}"
+STACK_VALUE_MSG = "`stack_size` must be at least 1, got {value}"
 PADDING_STR_MSG = (
-    "Unexpected `padding_type`, expected 'reset', 'zero' or a custom observation space, "
-    "actual value: {value!r}"
+    "`padding_type` must be 'reset', 'zero' or an observation to pad with, got {value!r}"
 )
 PADDING_VALUE_MSG = (
-    "Unexpected `padding_type`, expected 'reset', 'zero' or a custom observation space, "
-    "actual value: {value!r} not an instance of env observation ({space})"
+    "`padding_type` must be 'reset', 'zero' or an element of the observation space {space}, got "
+    "{value!r}"
 )
-EPSILON_MSG = "`epsilon` should be strictly positive. Received {value}"
-NO_SHAPE_MSG = "{wrapper} wrapper requires the observation space to have a shape."
-SKIP_TYPE_MSG = "The skip is expected to be an integer, actual type: {type}"
-SKIP_VALUE_MSG = "The skip value needs to be equal or greater than two, actual value: {value}"
+EPSILON_MSG = "`epsilon` must be greater than 0, got {value}"
+NO_SHAPE_MSG = "{wrapper} needs an observation space with an array shape, but its shape is None"
+SKIP_TYPE_MSG = "`skip` must be an integer, got {type}"
+SKIP_VALUE_MSG = "`skip` must be at least 2, got {value}"
 
 
 def _is_integer(value: Any) -> bool:

@@ -15,8 +15,8 @@ from vecgym.wrappers.utils import RunningMeanStd
 __all__ = ["NormalizeReward"]
 
 # --- message templates ----------------------------------------------------------------------------
-GAMMA_MSG = "`gamma` must be a number in the interval [0, 1], got {value!r}"
-EPSILON_MSG = "`epsilon` must be a strictly positive number, got {value!r}"
+GAMMA_MSG = "`gamma` must be a number with 0 <= gamma <= 1, got {value!r}"
+EPSILON_MSG = "`epsilon` must be a number greater than 0, got {value!r}"
 
 
 def _is_real(value: Any) -> bool:

@@ -34,7 +34,7 @@ __all__ = ["ClipAction", "DiscretizeAction", "RescaleAction", "TransformAction"]
 FUNC_NOT_CALLABLE_MSG = "TransformAction func must be callable, got {type}"
 ACTION_SPACE_TYPE_MSG = "TransformAction action_space must be a Space or None, got {type}"
 RESCALE_BOUND_TYPE_MSG = (
-    "RescaleAction {name} must be an integer, a float or a numpy array, got {type}"
+    "RescaleAction {name} must be a number (int or float) or a numpy array, got {type}"
 )
 RESCALE_BOUND_SHAPE_MSG = (
     "RescaleAction {name} must be a scalar or an array of the action space's shape {expected}, "
@@ -45,7 +45,8 @@ RESCALE_ORDER_MSG = (
     "(the rescaling is inverted on every step), got min_action={low}, max_action={high}"
 )
 DISCRETIZE_INFINITE_MSG = (
-    "DiscretizeAction requires a bounded Box action space, got low={low}, high={high}"
+    "DiscretizeAction can only split finite intervals: every bound of the Box action space must be "
+    "finite, got low={low}, high={high}"
 )
 DISCRETIZE_BINS_TYPE_MSG = (
     "DiscretizeAction bins must be an integer or a sequence of integers, got {value!r}"

@@ -44,75 +44,97 @@ __all__ = [
 ]
 
 
-FILTER_KEYS_TYPE_MSG = "Expects `filter_keys` to be a Sequence, actual type: {type}"
+FILTER_KEYS_TYPE_MSG = "`filter_keys` must be a sequence (list or tuple) of keys, got {type}"
 FILTER_KEYS_STR_MSG = (
     "`filter_keys` must be a list or tuple of keys, not the str {keys!r} (wrap a single key in a "
     "list: [{keys!r}])"
 )
-FILTER_DICT_KEYS_MSG = "All filter keys must be strings for a Dict space, got {keys}"
+FILTER_DICT_KEYS_MSG = (
+    "A Dict observation is filtered by key name: every filter key must be a str, got {keys}"
+)
 FILTER_MISSING_KEYS_MSG = (
-    "All the `filter_keys` must be included in the observation space.\n"
-    "Filter keys: {keys}\nObservation keys: {obs_keys}\nMissing keys: {missing}"
+    "Every key in `filter_keys` must be a key of the observation space; not found: {missing}\n"
+    "`filter_keys`: {keys}\n"
+    "observation space keys: {obs_keys}"
 )
-FILTER_TUPLE_KEYS_MSG = "All filter keys must be integers for a Tuple space, got {keys}"
-FILTER_DUPLICATE_MSG = "Duplicate keys exist, filter_keys: {keys}"
+FILTER_TUPLE_KEYS_MSG = (
+    "A Tuple observation is filtered by position: every filter key must be an integer index, got "
+    "{keys}"
+)
+FILTER_DUPLICATE_MSG = "`filter_keys` must not repeat an index, got {keys}"
 FILTER_INDEX_MSG = (
-    "All the `filter_keys` must be included in the length of the observation space.\n"
-    "Filter keys: {keys}, length of observation: {length}, missing indexes: {missing}"
+    "Every index in `filter_keys` must lie within the Tuple observation of length {length}; out of "
+    "range: {missing}\n"
+    "`filter_keys`: {keys}"
 )
-FILTER_EMPTY_MSG = "The observation space is empty due to filtering all of the keys."
-FILTER_SPACE_MSG = (
-    "FilterObservation wrapper is only usable with `Dict` and `Tuple` observations, "
-    "actual type: {type}"
+FILTER_EMPTY_MSG = (
+    "`filter_keys` must select at least one entry: filtering left the observation space empty"
 )
+FILTER_SPACE_MSG = "FilterObservation filters Dict and Tuple observation spaces only, got {type}"
 
 GRAYSCALE_WEIGHTS: Final = (0.2125, 0.7154, 0.0721)
-GRAYSCALE_SHAPE_MSG = "GrayscaleObservation requires an image with 3 channels, got shape {shape}"
-GRAYSCALE_BOUNDS_MSG = "GrayscaleObservation requires observation bounds 0 to 255 and dtype uint8"
-
-RESIZE_NDIM_MSG = "ResizeObservation requires a 2D or 3D image, got shape {shape}"
-RESIZE_BOUNDS_MSG = "ResizeObservation requires observation bounds 0 to 255"
-RESIZE_DTYPE_MSG = "ResizeObservation requires observation dtype uint8, got {dtype}"
-RESIZE_SHAPE_TYPE_MSG = "ResizeObservation requires shape to be a tuple, got {type}"
-RESIZE_SHAPE_LEN_MSG = "ResizeObservation requires shape tuple of length 2, got {shape}"
-RESIZE_SHAPE_INT_MSG = "ResizeObservation requires shape elements to be integers, got {shape}"
-RESIZE_SHAPE_VALUE_MSG = (
-    "ResizeObservation requires shape elements to be greater than 0, got {shape}"
+GRAYSCALE_SHAPE_MSG = (
+    "GrayscaleObservation needs RGB images: the observation shape must be (height, width, 3), got "
+    "{shape}"
 )
+GRAYSCALE_BOUNDS_MSG = "GrayscaleObservation needs a uint8 image space with low 0 and high 255"
 
-RESHAPE_TYPE_MSG = "ReshapeObservation requires shape to be a tuple, got {type}"
-RESHAPE_INT_MSG = "ReshapeObservation requires shape elements to be integers, got {shape}"
+RESIZE_NDIM_MSG = (
+    "ResizeObservation needs image observations with 2 dimensions (gray) or 3 (colour), got shape "
+    "{shape}"
+)
+RESIZE_BOUNDS_MSG = "ResizeObservation needs an image space with low 0 and high 255"
+RESIZE_DTYPE_MSG = "ResizeObservation needs uint8 image observations, got dtype {dtype}"
+RESIZE_SHAPE_TYPE_MSG = "ResizeObservation takes `shape` as a (height, width) tuple, got {type}"
+RESIZE_SHAPE_LEN_MSG = (
+    "ResizeObservation `shape` must have two entries (height, width), got {shape}"
+)
+RESIZE_SHAPE_INT_MSG = "ResizeObservation `shape` must hold integers, got {shape}"
+RESIZE_SHAPE_VALUE_MSG = "ResizeObservation `shape` entries must be at least 1, got {shape}"
+
+RESHAPE_TYPE_MSG = "ReshapeObservation takes the new `shape` as a tuple, got {type}"
+RESHAPE_INT_MSG = "ReshapeObservation `shape` must hold integers, got {shape}"
 RESHAPE_VALUE_MSG = (
-    "ReshapeObservation requires shape elements to be greater than 0 or -1 (at most one -1), "
-    "got {shape}"
+    "ReshapeObservation `shape` entries must be positive, or -1 for one inferred dimension, got "
+    "{shape}"
 )
 RESHAPE_SIZE_MSG = (
-    "ReshapeObservation requires the product of the new shape to match the original shape: "
-    "cannot reshape {old} into {new}"
+    "ReshapeObservation cannot reshape {old} into {new}: both shapes must hold the same number of "
+    "elements"
 )
 
 DTYPE_SPACE_MSG = (
-    "DtypeObservation requires a Box, Discrete, MultiDiscrete, or MultiBinary space, got {type}"
+    "DtypeObservation can change the dtype of Box, Discrete, MultiDiscrete and MultiBinary spaces, "
+    "not of {type}"
 )
 
 RENDER_MODE_MSG = (
-    "AddRenderObservation requires render_mode to be not None and not 'human', got {mode}"
+    "AddRenderObservation needs an environment that returns frames: render_mode must be set and "
+    "not 'human', got {mode}"
 )
-RENDER_TYPE_MSG = "AddRenderObservation expects env.render() to return a numpy array, got {type}"
+RENDER_TYPE_MSG = (
+    "AddRenderObservation puts the frame of env.render() in the observation, so that frame must be "
+    "a numpy array, got {type}"
+)
 RENDER_KEY_EXISTS_MSG = (
-    "AddRenderObservation render_key '{key}' already exists in the observation space"
+    "AddRenderObservation cannot add the key '{key}': the observation space has it already; pass "
+    "another `render_key`"
 )
 
 DISCRETIZE_SPACE_MSG = (
-    "DiscretizeObservation is only compatible with Box continuous observations, got {type}"
+    "DiscretizeObservation splits continuous observations: the observation space must be a Box, "
+    "got {type}"
 )
 DISCRETIZE_FINITE_MSG = (
-    "Discretization requires observation space to be finite. Found: low={low}, high={high}"
+    "DiscretizeObservation can only split finite intervals: every bound of the observation space "
+    "must be finite, got low={low}, high={high}"
 )
 DISCRETIZE_BINS_LEN_MSG = (
-    "bins must match the observation dimensions: expected {expected}, got {actual}"
+    "`bins` must give one count per observation dimension: expected {expected}, got {actual}"
 )
-DISCRETIZE_BINS_VALUE_MSG = "bins must be positive integers, got {bins}"
+DISCRETIZE_BINS_VALUE_MSG = (
+    "`bins` must be an integer or a sequence of integers, each at least 1, got {bins}"
+)
 
 
 def _is_integer(value: Any) -> bool:

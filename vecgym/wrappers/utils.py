@@ -39,22 +39,24 @@ from vecgym.spaces import (
 __all__ = ["RunningMeanStd", "create_zero_array", "update_mean_var_count_from_moments"]
 
 NO_ZERO_ARRAY_MSG = (
-    "Space of type `{type}` has no registered `create_zero_array` function; register one with "
-    "`create_zero_array.register({type_name})` to support it."
+    "`create_zero_array` has no implementation for spaces of type {type}: add one with "
+    "`@create_zero_array.register({type_name})`"
 )
 NOT_A_SPACE_MSG = "`create_zero_array` expected a vecgym Space instance, got {type}: {value!r}"
-RESCALE_NOT_BOX_MSG = "Expected box to be a Box space, got {type}"
-REQUIRES_BOX_MSG = "{wrapper} requires a Box {kind} space, got {type}"
-RESCALE_BOUND_TYPE_MSG = "Expected {name} to be an integer, float, or numpy array, got {type}"
-RESCALE_BOUND_SHAPE_MSG = "Expected {name}.shape to be {expected}, got {actual}"
+RESCALE_NOT_BOX_MSG = "rescale_box needs a Box space, got {type}"
+REQUIRES_BOX_MSG = "{wrapper} works on Box {kind} spaces only, got {type}"
+RESCALE_BOUND_TYPE_MSG = "`{name}` must be a number (int or float) or a numpy array, got {type}"
+RESCALE_BOUND_SHAPE_MSG = (
+    "`{name}` must be a scalar or an array of the Box's shape {expected}, got shape {actual}"
+)
 RESCALE_INFINITE_MSG = (
-    "For unbounded components, the target bounds must match the original infinity bounds."
+    "new_min and new_max must equal the Box's bounds wherever either of the two is infinite"
 )
 RESCALE_ORDER_MSG = (
-    "Expected new_min to be less than or equal to new_max, got {new_min} and {new_max}"
+    "new_min must not exceed new_max in any component, got new_min={new_min}, new_max={new_max}"
 )
 RESCALE_BOX_ORDER_MSG = (
-    "Expected box.low to be less than or equal to box.high, got {low} and {high}"
+    "The Box's low must not exceed its high in any component, got low={low}, high={high}"
 )
 RESIZE_NDIM_MSG = "resize_image expected an image with 2 or 3 dimensions, got shape {shape}"
 RESIZE_SHAPE_MSG = "resize_image expected `shape` to be two positive integers, got {shape}"

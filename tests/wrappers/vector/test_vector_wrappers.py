@@ -14,13 +14,20 @@ from tests.support.messages import message_pattern
 from vecgym import error
 from vecgym.spaces import Box, Dict
 from vecgym.vector import AutoresetMode, SyncVectorEnv
+from vecgym.wrappers.rendering import HUMAN_RENDER_MODE_MSG, VIDEO_RENDER_MODE_MSG
+from vecgym.wrappers.utils import REQUIRES_BOX_MSG
 from vecgym.wrappers.vector.stateful_observation import (
+    DELAY_TYPE_MSG,
     DELAY_VALUE_MSG,
     MAX_STEPS_MSG,
     PADDING_MSG,
+    STACK_SIZE_TYPE_MSG,
     STACK_SIZE_VALUE_MSG,
     TIME_KEY_EXISTS_MSG,
 )
+from vecgym.wrappers.vector.stateful_observation import EPSILON_MSG as OBS_EPSILON_MSG
+from vecgym.wrappers.vector.stateful_reward import EPSILON_MSG as REWARD_EPSILON_MSG
+from vecgym.wrappers.vector.stateful_reward import GAMMA_MSG as REWARD_GAMMA_MSG
 
 gymnasium = pytest.importorskip("gymnasium")
 gvw = pytest.importorskip("gymnasium.wrappers.vector")
@@ -221,7 +228,12 @@ def test_observation_transform_spaces() -> None:
 
 def test_box_only_wrappers_refuse_discrete_spaces() -> None:
     envs = SyncVectorEnv([lambda: CountingEnv(obs_type="discrete") for _ in range(2)])
-    with pytest.raises(TypeError, match="Box"):
+    with pytest.raises(
+        TypeError,
+        match=message_pattern(
+            REQUIRES_BOX_MSG, wrapper="NormalizeObservation", kind="single observation"
+        ),
+    ):
         vw.NormalizeObservation(envs)
     with pytest.raises((TypeError, ValueError, error.Error)):
         vw.RescaleObservation(envs, -1.0, 1.0)
@@ -236,21 +248,21 @@ def test_bad_arguments_at_construction() -> None:
         vw.FrameStackObservation(envs, -1)
     with pytest.raises(ValueError, match=message_pattern(STACK_SIZE_VALUE_MSG)):
         vw.FrameStackObservation(envs, 0)
-    with pytest.raises(TypeError, match="integer"):
+    with pytest.raises(TypeError, match=message_pattern(STACK_SIZE_TYPE_MSG, float)):
         vw.FrameStackObservation(envs, 2.0)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match=message_pattern(PADDING_MSG)):
         vw.FrameStackObservation(envs, 2, padding_type="zeros")
     with pytest.raises(ValueError, match=message_pattern(DELAY_VALUE_MSG)):
         vw.DelayObservation(envs, -1)
-    with pytest.raises(TypeError, match="integer"):
+    with pytest.raises(TypeError, match=message_pattern(DELAY_TYPE_MSG, float)):
         vw.DelayObservation(envs, 1.5)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match=message_pattern(MAX_STEPS_MSG)):
         vw.TimeAwareObservation(envs)
-    with pytest.raises(error.InvalidBound, match="gamma"):
+    with pytest.raises(error.InvalidBound, match=message_pattern(REWARD_GAMMA_MSG, 1.5)):
         vw.NormalizeReward(envs, gamma=1.5)
-    with pytest.raises(error.InvalidBound, match="epsilon"):
+    with pytest.raises(error.InvalidBound, match=message_pattern(REWARD_EPSILON_MSG, 0.0)):
         vw.NormalizeReward(envs, epsilon=0.0)
-    with pytest.raises(error.InvalidBound, match="epsilon"):
+    with pytest.raises(error.InvalidBound, match=message_pattern(OBS_EPSILON_MSG, -1.0)):
         vw.NormalizeObservation(envs, epsilon=-1.0)
     with pytest.raises(ValueError, match="non-negative"):
         vw.RecordEpisodeStatistics(envs, buffer_length=-1)
@@ -307,8 +319,8 @@ def test_conversions_missing_dependency_is_clear() -> None:
 
 def test_record_video_and_human_rendering_check_render_mode() -> None:
     envs = SyncVectorEnv([CountingEnv])
-    with pytest.raises(ValueError, match="render_mode"):
+    with pytest.raises(ValueError, match=message_pattern(VIDEO_RENDER_MODE_MSG, render_mode=None)):
         vw.RecordVideo(envs, "/tmp/vecgym-never")
-    with pytest.raises(ValueError, match="render_mode"):
+    with pytest.raises(ValueError, match=message_pattern(HUMAN_RENDER_MODE_MSG, render_mode=None)):
         vw.HumanRendering(envs)
     envs.close()

@@ -36,7 +36,10 @@ MISSING_MODE_MSG = (
     "{wrapper}: the vector environment {env} has no `autoreset_mode` in its metadata; assuming "
     "AutoresetMode.NEXT_STEP"
 )
-MODE_TYPE_MSG = "Expected env.metadata['autoreset_mode'] to be an AutoresetMode, got {}"
+MODE_TYPE_MSG = (
+    "The vector env's metadata['autoreset_mode'] must hold an AutoresetMode (NEXT_STEP, SAME_STEP "
+    "or DISABLED), got {}"
+)
 
 BoolArray = npt.NDArray[np.bool_]
 

@@ -16,7 +16,8 @@ from vecgym.wrappers.vector._episodes import EpisodeTracker, autoreset_mode_of, 
 __all__ = ["RecordEpisodeStatistics"]
 
 STATS_KEY_EXISTS_MSG = (
-    "Attempted to add episode stats with key '{key}' but this key already exists in info: {keys}"
+    "RecordEpisodeStatistics cannot report under the key '{key}': the info has it already (keys: "
+    "{keys}); pass another `stats_key`"
 )
 BUFFER_LENGTH_MSG = "buffer_length must be a non-negative integer, got {!r}"
 

@@ -51,20 +51,22 @@ __all__ = [
     "TimeAwareObservation",
 ]
 
-EPSILON_MSG = "`epsilon` should be strictly positive. Received {}"
-STACK_SIZE_TYPE_MSG = "The stack_size is expected to be an integer, actual type: {}"
-STACK_SIZE_VALUE_MSG = "The stack_size needs to be greater than zero, actual value: {}"
+EPSILON_MSG = "`epsilon` must be greater than 0, got {}"
+STACK_SIZE_TYPE_MSG = "`stack_size` must be an integer, got {}"
+STACK_SIZE_VALUE_MSG = "`stack_size` must be at least 1, got {}"
 PADDING_MSG = (
-    "Unexpected `padding_type`, expected 'reset', 'zero' or an observation of the single "
-    "observation space ({space}), actual value: {value!r}"
+    "`padding_type` must be 'reset', 'zero' or an element of the single observation space {space}, "
+    "got {value!r}"
 )
-DELAY_TYPE_MSG = "The delay is expected to be an integer, actual type: {}"
-DELAY_VALUE_MSG = "The delay needs to be greater than or equal to zero, actual value: {}"
+DELAY_TYPE_MSG = "`delay` must be an integer, got {}"
+DELAY_VALUE_MSG = "`delay` must be 0 or more, got {}"
 MAX_STEPS_MSG = (
     "TimeAwareObservation needs the episode step limit: pass `max_episode_steps` (a positive "
     "integer) or wrap an env whose spec has `max_episode_steps`, got {}"
 )
-TIME_KEY_EXISTS_MSG = "The `dict_time_key` ({!r}) already exists in the observation space."
+TIME_KEY_EXISTS_MSG = (
+    "`dict_time_key` {!r} is already a key of the observation space; choose another name"
+)
 
 
 def _is_int(value: Any) -> bool:

@@ -17,8 +17,8 @@ from vecgym.wrappers.vector._statistics import RunningStatisticsMixin
 
 __all__ = ["NormalizeReward"]
 
-GAMMA_MSG = "`gamma` should be in the interval [0, 1]. Received {}"
-EPSILON_MSG = "`epsilon` should be strictly positive. Received {}"
+GAMMA_MSG = "`gamma` must be a number with 0 <= gamma <= 1, got {}"
+EPSILON_MSG = "`epsilon` must be greater than 0, got {}"
 
 
 class NormalizeReward(

@@ -17,8 +17,8 @@ from vecgym.wrappers import transform_action
 __all__ = ["ClipAction", "RescaleAction", "TransformAction", "VectorizeTransformAction"]
 
 SPACE_MISMATCH_MSG = (
-    "For {env}, the action space and the batched single action space don't match as expected, "
-    "action_space={space}, batched single_action_space={batched}"
+    "{env}: the wrapper's action_space {space} differs from its single_action_space batched over "
+    "the sub-environments ({batched}); give spaces that agree"
 )
 
 

@@ -40,8 +40,8 @@ __all__ = [
 ]
 
 SPACE_MISMATCH_MSG = (
-    "For {env}, the observation space and the batched single observation space don't match as "
-    "expected, observation_space={space}, batched single_observation_space={batched}"
+    "{env}: the wrapper's observation_space {space} differs from its single_observation_space "
+    "batched over the sub-environments ({batched}); give spaces that agree"
 )
 
 
