@@ -11,10 +11,19 @@ import numpy as np
 import pytest
 
 from tests.support.counting_env import CountingEnv
+from tests.support.messages import message_pattern
 from tests.vector.helpers import assert_same_batch
 from vecgym import error
 from vecgym.vector import AsyncVectorEnv, AutoresetMode, SyncVectorEnv
-from vecgym.vector.async_vector_env import AsyncState, default_start_method, usable_cores
+from vecgym.vector._async.options import MAX_CONCURRENCY_TYPE_MSG, MAX_CONCURRENCY_VALUE_MSG
+from vecgym.vector._async.worker import OBS_SPACE_MISMATCH_MSG
+from vecgym.vector.async_vector_env import (
+    CLOSE_PENDING_MSG,
+    SET_ATTR_LENGTH_MSG,
+    AsyncState,
+    default_start_method,
+    usable_cores,
+)
 
 NUM_ENVS = 4
 WAIT_S = 30.0
@@ -75,7 +84,7 @@ def test_call_get_set_attr_with_indices(envs: AsyncVectorEnv) -> None:
     envs.set_attr("terminate_at", 9)
     assert envs.call("_info") == ({"count": 0},) * NUM_ENVS
     assert envs.call("_info", indices=0) == ({"count": 0},)
-    with pytest.raises(ValueError, match="length equal"):
+    with pytest.raises(ValueError, match=message_pattern(SET_ATTR_LENGTH_MSG, 2, NUM_ENVS)):
         envs.set_attr("terminate_at", [1, 2])
     envs.call_async("_info")
     assert envs.call_wait(timeout=WAIT_S) == ({"count": 0},) * NUM_ENVS
@@ -98,7 +107,7 @@ def test_pending_and_closed_errors(envs: AsyncVectorEnv) -> None:
 def test_close_while_pending_warns_and_closes(envs: AsyncVectorEnv) -> None:
     envs.reset(seed=0)
     envs.step_async(np.zeros(NUM_ENVS, dtype=np.int64))
-    with pytest.warns(UserWarning, match="pending call"):
+    with pytest.warns(UserWarning, match=message_pattern(CLOSE_PENDING_MSG, "step")):
         envs.close()
     assert envs.closed
 
@@ -179,7 +188,7 @@ def test_env_fns_must_be_callables() -> None:
 
 def test_differing_spaces_rejected() -> None:
     fns = [lambda: CountingEnv(), lambda: CountingEnv(max_count=7)]
-    with pytest.raises(RuntimeError, match="observation space"):
+    with pytest.raises(RuntimeError, match=message_pattern(OBS_SPACE_MISMATCH_MSG, index=1)):
         AsyncVectorEnv(fns, num_workers=2)
 
 
@@ -249,7 +258,14 @@ def test_max_concurrency_limits_envs_in_step_and_reset() -> None:
         unlimited.close()
 
 
-@pytest.mark.parametrize(("value", "match"), [(0, "positive"), (1.5, "integer"), (True, "integer")])
+@pytest.mark.parametrize(
+    ("value", "match"),
+    [
+        (0, message_pattern(MAX_CONCURRENCY_VALUE_MSG, 0)),
+        (1.5, message_pattern(MAX_CONCURRENCY_TYPE_MSG, float)),
+        (True, message_pattern(MAX_CONCURRENCY_TYPE_MSG, bool)),
+    ],
+)
 def test_max_concurrency_must_be_a_positive_integer(value: Any, match: str) -> None:
     with pytest.raises(ValueError, match=match):
         AsyncVectorEnv([CountingEnv], context="fork", max_concurrency=value)

@@ -24,6 +24,7 @@ import psutil
 import pytest
 
 from tests.support.crashing_envs import DyingEnv, RaisingEnv
+from tests.support.messages import message_pattern
 from tests.support.probe_env import ProbeEnv
 from tests.support.slow_env import SlowEnv
 from vecgym import error
@@ -31,7 +32,18 @@ from vecgym.spaces import Space
 from vecgym.vector import AsyncVectorEnv
 from vecgym.vector._async import supervisor
 from vecgym.vector._async.exits import failed_in_start_up
-from vecgym.vector.async_vector_env import RemoteTraceback, restart_seed
+from vecgym.vector._async.worker import ACTION_SPACE_MISMATCH_MSG
+from vecgym.vector.async_vector_env import (
+    CLOSE_PENDING_MSG,
+    CLOSED_MSG,
+    RemoteTraceback,
+    restart_seed,
+)
+from vecgym.vector.sync_vector_env import (
+    RESET_MASK_DTYPE_MSG,
+    RESET_MASK_SHAPE_MSG,
+    SEED_LENGTH_MSG,
+)
 from vecgym.vector.vector_env import AutoresetMode
 
 METHODS = [
@@ -65,13 +77,14 @@ def test_boundary_checks_and_remote_exceptions(context: str, shm: bool) -> None:
         with pytest.raises(error.ResetNeeded, match="reset"):
             envs.send(np.zeros(2, dtype=np.int64), env_ids=[0, 1])
         # reset arguments of the wrong length / type
-        with pytest.raises(ValueError, match="seed"):
+        with pytest.raises(ValueError, match=message_pattern(SEED_LENGTH_MSG, 4, 2)):
             envs.reset(seed=[1, 2])
         with pytest.raises(TypeError, match="seed"):
             envs.reset(seed="1")  # type: ignore[arg-type]
-        with pytest.raises(ValueError, match="reset_mask"):
+        with pytest.raises(ValueError, match=message_pattern(RESET_MASK_SHAPE_MSG, 4, (3,))):
             envs.reset(options={"reset_mask": np.ones(3, dtype=np.bool_)})
-        with pytest.raises(TypeError, match="reset_mask"):
+        bad_dtype = message_pattern(RESET_MASK_DTYPE_MSG, np.dtype(np.int64))
+        with pytest.raises(TypeError, match=bad_dtype):
             envs.reset(options={"reset_mask": np.ones(4, dtype=np.int64)})
         envs.reset(seed=0)
         # actions: shape, dtype, range
@@ -131,7 +144,9 @@ def test_boundary_checks_and_remote_exceptions(context: str, shm: bool) -> None:
         envs.close()
     envs.close()  # idempotent
     assert envs.closed
-    with pytest.raises(error.ClosedEnvironmentError, match="close"):
+    with pytest.raises(
+        error.ClosedEnvironmentError, match=message_pattern(CLOSED_MSG, "AsyncVectorEnv")
+    ):
         envs.step(Z4)
     with pytest.raises(error.ClosedEnvironmentError):
         envs.reset()
@@ -262,7 +277,7 @@ def test_close_after_hang_terminate_and_del(context: str) -> None:
     processes = list(envs.processes)
     envs.reset(seed=0)
     envs.step_async(np.array([0, 0]))
-    with pytest.warns(UserWarning, match="pending call to `step`"):
+    with pytest.warns(UserWarning, match=message_pattern(CLOSE_PENDING_MSG, "step")):
         envs.close(timeout=0.2)
     assert all(p.exitcode is not None for p in processes)
     # __del__ after a failure never raises and stops the workers
@@ -489,7 +504,7 @@ def test_envs_whose_spaces_differ(context: str) -> None:
         env.action_space = __import__("vecgym").spaces.Discrete(3)
         return env
 
-    with pytest.raises(RuntimeError, match="same action space"):
+    with pytest.raises(RuntimeError, match=message_pattern(ACTION_SPACE_MISMATCH_MSG, index=1)):
         AsyncVectorEnv([lambda: SlowEnv(), other], num_workers=2, context=context)
 
 
@@ -681,7 +696,7 @@ def test_keyboard_interrupt_in_process() -> None:
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
-        with pytest.warns(UserWarning, match="pending"):
+        with pytest.warns(UserWarning, match=message_pattern(CLOSE_PENDING_MSG)):
             envs.close()
     assert all(p.exitcode is not None for p in processes)
     me = psutil.Process()

@@ -28,12 +28,14 @@ import pytest
 import vecgym
 from tests.support.counting_env import CountingEnv
 from tests.support.crashing_envs import DyingEnv
+from tests.support.messages import message_pattern
 from tests.support.ray_cluster import extra_node, loopback_cluster, ray_env_pair
 from tests.vector.helpers import assert_same_batch
 from tests.vector.test_async_differential import SPACES, SpaceEnv
 from vecgym import error
 from vecgym.spaces import Box, Dict, Discrete, Space, Text
 from vecgym.vector import RayVectorEnv, SyncVectorEnv
+from vecgym.vector._arguments import OBS_MODE_MSG
 from vecgym.vector._async.batch import ACTION_COUNT_MSG
 from vecgym.vector._boundary import INVALID_ACTION_MSG
 from vecgym.vector.ray_vector_env import DIFFERENT_SPACE_MSG, NO_CPUS_FOR_RESTART
@@ -267,7 +269,7 @@ def test_different_mode_refuses_other_shapes(cluster: Any) -> None:
 
 
 def test_bad_observation_mode_is_refused_before_ray(cluster: Any) -> None:
-    with pytest.raises(ValueError, match="observation_mode"):
+    with pytest.raises(ValueError, match=message_pattern(OBS_MODE_MSG, "other")):
         RayVectorEnv([ranged(0)], observation_mode="other")
 
 

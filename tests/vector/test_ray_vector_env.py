@@ -24,6 +24,7 @@ import pytest
 import vecgym
 from tests.support.counting_env import CountingEnv
 from tests.support.crashing_envs import STEP_FAILURE_MSG, DyingEnv, InfoDyingEnv, RaisingEnv
+from tests.support.messages import message_pattern
 from tests.support.processes import python_stdout
 from tests.support.ray_cluster import extra_node, loopback_cluster, ray_env_pair
 from tests.support.slow_env import SlowEnv
@@ -33,7 +34,7 @@ from vecgym.spaces import Box, Dict
 from vecgym.vector import RayVectorEnv, SyncVectorEnv
 from vecgym.vector.async_vector_env import RemoteTraceback, restart_seed
 from vecgym.vector.autoreset import AutoresetEnv
-from vecgym.vector.ray_vector_env import RAY_MISSING_MSG, Rollout
+from vecgym.vector.ray_vector_env import CLOSE_PENDING_MSG, RAY_MISSING_MSG, Rollout
 from vecgym.vector.vector_env import AutoresetMode
 
 try:
@@ -510,7 +511,7 @@ def test_close_is_bounded_and_leaves_no_actor(cluster: Any) -> None:
     actors = [host.actor for host in envs.hosts]
     envs.reset(seed=0)
     envs.step_async(np.zeros(2, dtype=np.int64))  # closing with a call pending
-    with pytest.warns(UserWarning, match="pending call to `step`"):
+    with pytest.warns(UserWarning, match=message_pattern(CLOSE_PENDING_MSG, "step")):
         envs.close()
     envs.close()
     for actor in actors:

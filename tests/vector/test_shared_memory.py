@@ -21,7 +21,11 @@ from vecgym.vector.utils import (
     read_from_shared_memory,
     write_to_shared_memory,
 )
-from vecgym.vector.utils.shared_memory import DYNAMIC_SPACE_MSG
+from vecgym.vector.utils.shared_memory import (
+    DYNAMIC_SPACE_MSG,
+    NO_IMPLEMENTATION_MSG,
+    NOT_A_SPACE_MSG,
+)
 
 gymnasium = pytest.importorskip("gymnasium")
 gvu = pytest.importorskip("gymnasium.vector.utils")
@@ -132,9 +136,11 @@ def test_custom_space_errors() -> None:
         (read_from_shared_memory, (None,)),
         (write_to_shared_memory, (0, 0, None)),
     ]:
-        with pytest.raises(error.CustomSpaceError):
+        unsupported = message_pattern(NO_IMPLEMENTATION_MSG, func=func.__name__, name="Custom")
+        with pytest.raises(error.CustomSpaceError, match=unsupported):
             func(Custom(), *args)
-    with pytest.raises(TypeError, match="Space"):
+    not_a_space = message_pattern(NOT_A_SPACE_MSG, func="create_shared_memory", value="box")
+    with pytest.raises(TypeError, match=not_a_space):
         create_shared_memory("box")  # type: ignore[arg-type]
 
 

@@ -1,9 +1,12 @@
-"""Normalisers of the arguments every vector env accepts (seeds, reset masks, env indices), and
-the predicates their constructors share (an int that is not a bool, in a range; a positive number).
+"""Normalisers of the arguments every vector env accepts (seeds, reset masks, env indices), the
+predicates their constructors share (an int that is not a bool, in a range; a positive number),
+and the messages several vector envs raise alike (a closed env, a pending ``*_async`` call, an
+``observation_mode``, a batch of actions or ``set_attr`` values of the wrong length).
 
-Shared by :class:`~vecgym.vector.SyncVectorEnv`, :class:`~vecgym.vector.AsyncVectorEnv` and the
-numpy vector envs, so that sibling modules never import each other for them (the error types and
-checks are Gymnasium's).
+Shared by :class:`~vecgym.vector.SyncVectorEnv`, :class:`~vecgym.vector.AsyncVectorEnv`,
+:class:`~vecgym.vector.RayVectorEnv` and the numpy vector envs, so that sibling modules never
+import each other for them (the error types and checks are Gymnasium's; each message is defined
+once, here).
 """
 
 from __future__ import annotations
@@ -15,14 +18,24 @@ import numpy as np
 import numpy.typing as npt
 
 __all__ = [
+    "ACTIONS_LENGTH_MSG",
+    "CLOSED_MSG",
+    "CLOSE_PENDING_MSG",
     "INDICES_RANGE_MSG",
     "INDICES_TYPE_MSG",
+    "NOTHING_IN_FLIGHT_MSG",
+    "NO_ASYNC_MSG",
+    "OBS_MODE_MSG",
+    "OBS_MODE_SPACES_MSG",
+    "PENDING_MSG",
+    "POOL_BUSY_MSG",
     "RESET_MASK_DTYPE_MSG",
     "RESET_MASK_EMPTY_MSG",
     "RESET_MASK_SHAPE_MSG",
     "RESET_MASK_TYPE_MSG",
     "SEED_LENGTH_MSG",
     "SEED_TYPE_MSG",
+    "SET_ATTR_LENGTH_MSG",
     "check_reset_mask",
     "int_in",
     "is_int",
@@ -32,19 +45,41 @@ __all__ = [
     "split_reset_options",
 ]
 
-SEED_LENGTH_MSG = (
-    "If seeds are passed as a list the length must match num_envs={} but got length={}."
-)
+SEED_LENGTH_MSG = "a list of seeds must hold one seed per env (num_envs={}), got {} seeds"
 SEED_TYPE_MSG = "seed must be None, an int or a list of int / None (one per env), got {}"
-RESET_MASK_TYPE_MSG = "`options['reset_mask']` must be a numpy array, got {}"
-RESET_MASK_SHAPE_MSG = "`options['reset_mask']` must have shape `({},)`, got {}"
-RESET_MASK_DTYPE_MSG = "`options['reset_mask']` must have `dtype=np.bool_`, got {}"
+RESET_MASK_TYPE_MSG = "the reset option 'reset_mask' must be a numpy.ndarray, got {}"
+RESET_MASK_SHAPE_MSG = (
+    "the reset option 'reset_mask' must hold one flag per env, shape ({},), got {}"
+)
+RESET_MASK_DTYPE_MSG = "the reset option 'reset_mask' must have dtype bool, got {}"
 RESET_MASK_EMPTY_MSG = (
-    "`options['reset_mask']` must contain a boolean array with at least one True value, got "
-    "reset_mask={}"
+    "the reset option 'reset_mask' must select at least one env (a True flag), got {}"
 )
 INDICES_RANGE_MSG = "indices must be env indices in [0, {}), got {}"
 INDICES_TYPE_MSG = "indices must be None, an int or a sequence of ints, got {!r}"
+OBS_MODE_MSG = (
+    "observation_mode must be 'same', 'different' or a tuple (batched observation space, single "
+    "observation space), got {}"
+)
+OBS_MODE_SPACES_MSG = (
+    "an observation_mode tuple must hold two Space instances (batched, single), got {} and {}"
+)
+ACTIONS_LENGTH_MSG = "expected a batch of {} actions (one per env), got an array of shape {}"
+SET_ATTR_LENGTH_MSG = (
+    "set_attr values must be a list or tuple with one value per selected env: got {} values for "
+    "{} envs"
+)
+CLOSED_MSG = "this {} has been closed and can no longer be used"
+PENDING_MSG = (
+    "`{method}` cannot start while a `{pending}` call is pending: finish it with "
+    "`{pending}_wait` first"
+)
+NO_ASYNC_MSG = "`{method}` has no pending `{partner}` call to wait for: call `{partner}` first"
+CLOSE_PENDING_MSG = "closing with a `{}` call still pending: its results are discarded"
+NOTHING_IN_FLIGHT_MSG = "`recv` found no environment in flight: call `send` first"
+POOL_BUSY_MSG = (
+    "`{}` cannot run while environments sent with `send` are in flight: `recv` them first"
+)
 
 
 def is_int(value: Any) -> bool:

@@ -70,6 +70,13 @@ import numpy.typing as npt
 from vecgym import error, logger
 from vecgym.core.env import ActType, Env, ObsType, RenderFrame
 from vecgym.core.spaces.space import Space
+from vecgym.vector._arguments import CLOSE_PENDING_MSG as CLOSE_PENDING_MSG
+from vecgym.vector._arguments import CLOSED_MSG as CLOSED_MSG
+from vecgym.vector._arguments import NO_ASYNC_MSG as NO_ASYNC_MSG
+from vecgym.vector._arguments import NOTHING_IN_FLIGHT_MSG as NOTHING_IN_FLIGHT_MSG
+from vecgym.vector._arguments import PENDING_MSG as PENDING_MSG
+from vecgym.vector._arguments import POOL_BUSY_MSG as POOL_BUSY_MSG
+from vecgym.vector._arguments import SET_ATTR_LENGTH_MSG as SET_ATTR_LENGTH_MSG
 from vecgym.vector._arguments import normalize_indices, normalize_seeds, split_reset_options
 from vecgym.vector._async import batch as _batch
 from vecgym.vector._async import exits as _exits
@@ -111,17 +118,7 @@ _MOVED_CONSTANTS = (_batch, _exits, _options, _pool, _scheduler, _supervisor)
 CLOSE_TIMEOUT_S = 10.0
 """How long ``close()`` waits for workers to finish (when no timeout is given) before killing."""
 
-PENDING_MSG = "Calling `{method}` while waiting for a pending call to `{pending}` to complete."
-NO_ASYNC_MSG = "Calling `{method}` without any prior call to `{partner}`."
 BROKEN_MSG = "AsyncVectorEnv is unusable after a worker died; close it. The first failure was: {}"
-NOTHING_IN_FLIGHT_MSG = "Calling `recv` without any environment in flight: call `send` first."
-POOL_BUSY_MSG = "Calling `{}` while environments sent with `send` are still in flight: `recv` them."
-CLOSE_PENDING_MSG = "Calling `close` while waiting for a pending call to `{}` to complete."
-SET_ATTR_LENGTH_MSG = (
-    "Values must be a list or tuple with length equal to the number of environments. Got `{}` "
-    "values for {} environments."
-)
-CLOSED_MSG = "Trying to operate on `{}`, after a call to `close()`."
 NO_ATTRIBUTE_MSG = "module {!r} has no attribute {!r}"
 
 _Method = TypeVar("_Method", bound=Callable[..., Any])

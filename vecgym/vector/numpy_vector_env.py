@@ -30,6 +30,8 @@ from vecgym import error, logger
 from vecgym.core import seeding
 from vecgym.core.spaces.box import Box
 from vecgym.core.spaces.discrete import Discrete
+from vecgym.vector._arguments import ACTIONS_LENGTH_MSG as ACTIONS_SHAPE_MSG
+from vecgym.vector._arguments import CLOSED_MSG as CLOSED_MSG
 from vecgym.vector._arguments import is_int, normalize_seeds, split_reset_options
 from vecgym.vector.autoreset import BatchAutoreset
 from vecgym.vector.utils import batch_space
@@ -40,18 +42,14 @@ __all__ = ["NumpyVectorEnv"]
 BoolArray = npt.NDArray[np.bool_]
 
 RESET_NEEDED_MSG = "call reset() before step()"
-CLOSED_MSG = "Trying to operate on `{}`, after a call to `close()`."
 NUM_ENVS_MSG = "num_envs must be a positive integer, got {!r}"
 MAX_STEPS_MSG = "max_episode_steps must be a positive integer or None, got {!r}"
 UNSUPPORTED_RENDER_MODE_MSG = "render_mode must be None or one of {}, got {!r}"
-ACTIONS_SHAPE_MSG = "expected a batch of {} actions (one per env), got an array of shape {}"
 DISCRETE_ACTIONS_MSG = "actions must be integers in {{{}, ..., {}}} (an element of {}), got {!r}"
 BOX_ACTIONS_DTYPE_MSG = "actions must be real numbers (an element of {}), got dtype {}"
-#: Gymnasium's wording, kept so that warning filters written for it keep matching.
 NO_RENDER_MODE_MSG = (
-    "You are calling render method without specifying any render mode. "
-    "You can specify the render_mode at initialization, "
-    'e.g. gym.make_vec("{}", render_mode="rgb_array")'
+    "render() returns None because this vector env was made without a render_mode; pass one when "
+    'making it, e.g. gym.make_vec("{}", render_mode="rgb_array")'
 )
 
 

@@ -63,6 +63,7 @@ from vecgym.vector._ray.batches import Rollout, place_infos
 from vecgym.vector._ray.cluster import import_ray
 from vecgym.vector._ray.messages import ACTIONS_LENGTH_MSG as ACTIONS_LENGTH_MSG
 from vecgym.vector._ray.messages import BROKEN_MSG as BROKEN_MSG
+from vecgym.vector._ray.messages import CLOSE_PENDING_MSG as CLOSE_PENDING_MSG
 from vecgym.vector._ray.messages import CLOSE_TIMEOUT_S as CLOSE_TIMEOUT_S
 from vecgym.vector._ray.messages import CLOSED_MSG as CLOSED_MSG
 from vecgym.vector._ray.messages import DIFFERENT_SPACE_MSG as DIFFERENT_SPACE_MSG

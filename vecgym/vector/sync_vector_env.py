@@ -15,14 +15,19 @@ from vecgym.core.interop import as_vecgym_env, stepping_target
 from vecgym.core.spaces.box import Box
 from vecgym.core.spaces.space import Space
 from vecgym.core.spaces.utils import is_space_dtype_shape_equiv
+from vecgym.vector._arguments import ACTIONS_LENGTH_MSG as ACTIONS_LENGTH_MSG
+from vecgym.vector._arguments import CLOSED_MSG as CLOSED_MSG
 from vecgym.vector._arguments import INDICES_RANGE_MSG as INDICES_RANGE_MSG
 from vecgym.vector._arguments import INDICES_TYPE_MSG as INDICES_TYPE_MSG
+from vecgym.vector._arguments import OBS_MODE_MSG as OBS_MODE_MSG
+from vecgym.vector._arguments import OBS_MODE_SPACES_MSG as OBS_MODE_SPACES_MSG
 from vecgym.vector._arguments import RESET_MASK_DTYPE_MSG as RESET_MASK_DTYPE_MSG
 from vecgym.vector._arguments import RESET_MASK_EMPTY_MSG as RESET_MASK_EMPTY_MSG
 from vecgym.vector._arguments import RESET_MASK_SHAPE_MSG as RESET_MASK_SHAPE_MSG
 from vecgym.vector._arguments import RESET_MASK_TYPE_MSG as RESET_MASK_TYPE_MSG
 from vecgym.vector._arguments import SEED_LENGTH_MSG as SEED_LENGTH_MSG
 from vecgym.vector._arguments import SEED_TYPE_MSG as SEED_TYPE_MSG
+from vecgym.vector._arguments import SET_ATTR_LENGTH_MSG as SET_ATTR_LENGTH_MSG
 from vecgym.vector._arguments import check_reset_mask as check_reset_mask
 from vecgym.vector._arguments import normalize_indices as normalize_indices
 from vecgym.vector._arguments import normalize_seeds as normalize_seeds
@@ -51,31 +56,19 @@ __all__ = [
 ]
 
 NO_ENVS_MSG = "env_fns must contain at least one environment factory, got none"
-OBS_MODE_MSG = (
-    "Invalid `observation_mode`, expected: 'same' or 'different' or tuple of single and batch "
-    "observation space, actual got {}"
-)
-OBS_MODE_SPACES_MSG = "Expected both elements of observation_mode to be Spaces, got {} and {}"
 SAME_SPACE_MSG = (
-    "SyncVectorEnv(..., observation_mode='same') however the sub-environments observation spaces "
-    "are not equivalent. single_observation_space={}, sub-environment {} observation_space={}. If "
-    "this is intentional, use `observation_mode='different'` instead."
+    "observation_mode='same' requires every sub-environment to have the single observation space "
+    "{}, but sub-environment {} has {}; pass observation_mode='different' if the spaces are meant "
+    "to differ"
 )
 DIFFERENT_SPACE_MSG = (
-    "SyncVectorEnv(..., observation_mode='different' or custom space) however the sub-environments "
-    "observation spaces do not share a common shape and dtype, single_observation_space={}, "
-    "sub-environment {} observation space={}"
+    "observation_mode='different' (or a given pair of spaces) requires every sub-environment's "
+    "observation space to have the shape and dtype of {}, but sub-environment {} has {}"
 )
 ACTION_SPACE_MSG = (
-    "Sub-environment {} action space must equal the `single_action_space`, action_space={}, "
-    "single_action_space={}"
+    "sub-environment {} has the action space {}, expected the single action space {}: actions are "
+    "batched, so every sub-environment must have the same action space"
 )
-ACTIONS_LENGTH_MSG = "expected a batch of {} actions (one per env), got an array of shape {}"
-SET_ATTR_LENGTH_MSG = (
-    "Values must be a list or tuple with length equal to the number of environments. Got `{}` "
-    "values for {} environments."
-)
-CLOSED_MSG = "Trying to operate on `{}`, after a call to `close()`."
 
 
 class SyncVectorEnv(SubEnvsVectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, ActType]):

@@ -49,9 +49,15 @@ __all__ = [
 ArrayType = TypeVar("ArrayType", default=Any)
 
 NOT_IMPLEMENTED_MSG = "{} does not implement {}()"
-WRAPPER_ENV_TYPE_MSG = "Expected env to be a `vecgym.vector.VectorEnv` but got {}"
-MISSING_AUTORESET_MSG = "Vector environment ({}) is missing `autoreset_mode` metadata key."
-OBS_WRAPPER_MODE_MSG = "Expected autoreset_mode to be NEXT_STEP or DISABLED, got {}"
+WRAPPER_ENV_TYPE_MSG = "a VectorWrapper can only wrap a vecgym.vector.VectorEnv, got {}"
+MISSING_AUTORESET_MSG = (
+    "VectorObservationWrapper cannot check the autoreset mode of {}: its metadata has no "
+    "'autoreset_mode' key (set it to NEXT_STEP or DISABLED)"
+)
+OBS_WRAPPER_MODE_MSG = (
+    "VectorObservationWrapper supports autoreset_mode NEXT_STEP or DISABLED only (in SAME_STEP "
+    "mode the final observations in the infos would not be transformed), got {}"
+)
 
 
 class AutoresetMode(Enum):

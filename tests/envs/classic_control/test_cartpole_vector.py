@@ -18,6 +18,7 @@ from vecgym.envs._render_base import UNSUPPORTED_RENDER_MODE_MSG
 from vecgym.envs.classic_control.cartpole import CartPoleEnv, CartPoleVectorEnv
 from vecgym.envs.classic_control.utils import BOUNDS_ORDER_MSG
 from vecgym.vector import AutoresetMode, SyncVectorEnv
+from vecgym.vector._arguments import SEED_LENGTH_MSG
 from vecgym.vector.numpy_vector_env import (
     CLOSED_MSG,
     DISCRETE_ACTIONS_MSG,
@@ -156,7 +157,7 @@ def test_reset_seeds_options_and_mask() -> None:
     np.testing.assert_array_equal(again[1], CartPoleEnv().reset(seed=10)[0])
     with pytest.raises(ValueError, match=message_pattern(BOUNDS_ORDER_MSG)):
         envs.reset(options={"low": 1.0, "high": 0.0})
-    with pytest.raises(ValueError, match="length must match"):
+    with pytest.raises(ValueError, match=message_pattern(SEED_LENGTH_MSG, 3, 2)):
         envs.reset(seed=[1, 2])
 
 

@@ -14,6 +14,7 @@ from tests.support.messages import message_pattern
 from vecgym import error
 from vecgym.spaces import Box, Dict
 from vecgym.vector import AutoresetMode, SyncVectorEnv
+from vecgym.vector.vector_env import OBS_WRAPPER_MODE_MSG, WRAPPER_ENV_TYPE_MSG
 from vecgym.wrappers.rendering import HUMAN_RENDER_MODE_MSG, VIDEO_RENDER_MODE_MSG
 from vecgym.wrappers.utils import REQUIRES_BOX_MSG
 from vecgym.wrappers.vector.stateful_observation import (
@@ -266,11 +267,11 @@ def test_bad_arguments_at_construction() -> None:
         vw.NormalizeObservation(envs, epsilon=-1.0)
     with pytest.raises(ValueError, match="non-negative"):
         vw.RecordEpisodeStatistics(envs, buffer_length=-1)
-    with pytest.raises(ValueError, match="NEXT_STEP or DISABLED"):
+    with pytest.raises(ValueError, match=message_pattern(OBS_WRAPPER_MODE_MSG)):
         vw.TransformObservation(
             SyncVectorEnv([CountingEnv], autoreset_mode=AutoresetMode.SAME_STEP), lambda o: o
         )
-    with pytest.raises(TypeError, match="VectorEnv"):
+    with pytest.raises(TypeError, match=message_pattern(WRAPPER_ENV_TYPE_MSG)):
         vw.RecordEpisodeStatistics(CountingEnv())  # type: ignore[arg-type]
     envs.close()
 

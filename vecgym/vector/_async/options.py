@@ -14,6 +14,8 @@ from typing import Any
 
 from vecgym import error
 from vecgym.core.spaces.space import Space
+from vecgym.vector._arguments import OBS_MODE_MSG as OBS_MODE_MSG
+from vecgym.vector._arguments import OBS_MODE_SPACES_MSG as OBS_MODE_SPACES_MSG
 from vecgym.vector._arguments import int_in, is_int, is_positive_number
 from vecgym.vector._async.placement import default_start_method, usable_cores
 from vecgym.vector._boundary import CHECK_ACTIONS_MSG, find_custom_space
@@ -28,8 +30,8 @@ __all__ = [
 ]
 
 ON_FAILURE_MSG = "on_worker_failure must be 'raise' or 'restart', got {!r}"
-MAX_CONCURRENCY_TYPE_MSG = "`max_concurrency` must be an integer or None, got {}."
-MAX_CONCURRENCY_VALUE_MSG = "`max_concurrency` must be a positive or None, got {}."
+MAX_CONCURRENCY_TYPE_MSG = "max_concurrency must be None or an int, got {}"
+MAX_CONCURRENCY_VALUE_MSG = "max_concurrency must be None or an int >= 1, got {}"
 STEP_TIMEOUT_MSG = "step_timeout must be None or a positive number of seconds, got {!r}"
 WORKER_THREADS_MSG = "worker_threads must be None or an int >= 1, got {!r}"
 NUM_WORKERS_MSG = "num_workers must be an int >= 1 or None, got {!r}"
@@ -39,11 +41,6 @@ PARENT_ENVS_MSG = (
 )
 BATCH_SIZE_MSG = "batch_size must be an int in [1, num_envs={}] or None, got {!r}"
 ENV_FNS_MSG = "env_fns must be a non-empty sequence of callables, got {!r}"
-OBS_MODE_MSG = (
-    "Invalid `observation_mode`, expected: 'same' or 'different' or tuple of single and batch "
-    "observation space, actual got {}"
-)
-OBS_MODE_SPACES_MSG = "Expected both elements of observation_mode to be Spaces, got {} and {}"
 CONTEXT_MSG = "context must be None or one of {}, got {!r}"
 CUSTOM_SPACE_SHARED_MSG = (
     "AsyncVectorEnv(..., shared_memory=True) cannot hold observations of the custom space {} in "

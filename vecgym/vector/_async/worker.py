@@ -92,8 +92,8 @@ RESERVED_CALL_MSG = (
     "`call` cannot be used for {name!r}: use the vector env's `{name}` method instead"
 )
 OBS_SPACE_MISMATCH_MSG = (
-    "AsyncVectorEnv(..., observation_mode={mode!r}) requires every sub-environment's observation "
-    "space to {rule}; sub-environment {index} has {got}, expected {expected}"
+    "observation_mode={mode!r} requires every sub-environment's observation space to {rule}: "
+    "sub-environment {index} has {got}, expected {expected}"
 )
 UNSENDABLE_MSG = (
     "sub-environment {env} returned it, and a worker process sends what its envs return to the "
@@ -104,8 +104,8 @@ UNSENDABLE_HELLO_MSG = (
     "to the parent pickled"
 )
 ACTION_SPACE_MISMATCH_MSG = (
-    "every sub-environment must have the same action space in order to batch actions; "
-    "sub-environment {index} has {got}, expected {expected}"
+    "sub-environment {index} has the action space {got}, expected {expected}: actions are "
+    "batched, so every sub-environment must have the same action space"
 )
 
 
@@ -547,10 +547,10 @@ def check_spaces(envs: list[Any], start: int, payload: tuple[Any, Any, Any]) -> 
     for offset, env in enumerate(envs):
         index = start + offset
         if observation_mode == "same":
-            ok, rule = env.observation_space == obs_space, "be equal"
+            ok, rule = env.observation_space == obs_space, "equal the single observation space"
         else:
             ok = is_space_dtype_shape_equiv(env.observation_space, obs_space)
-            rule = "share the shape and dtype of the first one"
+            rule = "have the single observation space's shape and dtype"
         if not ok:
             raise RuntimeError(
                 OBS_SPACE_MISMATCH_MSG.format(

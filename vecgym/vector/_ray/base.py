@@ -29,6 +29,7 @@ from vecgym.vector._ray.host import HostFailure, VectorHost, unbatch_info
 from vecgym.vector._ray.messages import (
     ACTIONS_LENGTH_MSG,
     BROKEN_MSG,
+    CLOSE_PENDING_MSG,
     CLOSE_TIMEOUT_S,
     CLOSED_MSG,
     HOST_DIED_MSG,
@@ -618,7 +619,7 @@ class RayHosts(SubEnvsVectorEnv[Any, Any, np.ndarray]):
             if self._pending is not None:
                 pending, self._pending = self._pending[0], None
                 with contextlib.suppress(Exception):
-                    logger.warn(PENDING_MSG.format(method="close", pending=pending))
+                    logger.warn(CLOSE_PENDING_MSG.format(pending))
         # A host that did not come back from a restart has no envs to close, and Ray may still
         # restart it: it is killed first, so that it is not started on a CPU that the other
         # hosts free while they close (a process that would outlive this call), and its close

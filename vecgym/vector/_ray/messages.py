@@ -1,6 +1,19 @@
-"""RayVectorEnv's error messages and time limits (the façade re-exports the public ones)."""
+"""RayVectorEnv's error messages and time limits (the façade re-exports the public ones).
+
+The messages every vector env raises alike (a closed env, a pending call, a batch of the wrong
+length) are defined once in :mod:`vecgym.vector._arguments` and re-exported here.
+"""
 
 from __future__ import annotations
+
+from vecgym.vector._arguments import ACTIONS_LENGTH_MSG as ACTIONS_LENGTH_MSG
+from vecgym.vector._arguments import CLOSE_PENDING_MSG as CLOSE_PENDING_MSG
+from vecgym.vector._arguments import CLOSED_MSG as CLOSED_MSG
+from vecgym.vector._arguments import NO_ASYNC_MSG as NO_ASYNC_MSG
+from vecgym.vector._arguments import NOTHING_IN_FLIGHT_MSG as NOTHING_IN_FLIGHT_MSG
+from vecgym.vector._arguments import PENDING_MSG as PENDING_MSG
+from vecgym.vector._arguments import POOL_BUSY_MSG as POOL_BUSY_MSG
+from vecgym.vector._arguments import SET_ATTR_LENGTH_MSG as SET_ATTR_LENGTH_MSG
 
 RAY_MISSING_MSG = (
     "RayVectorEnv needs Ray: install it with `pip install vecgym[ray]` (ray>=2.9); import failed "
@@ -8,8 +21,8 @@ RAY_MISSING_MSG = (
 )
 NO_NODES_MSG = "the Ray cluster has no live node with CPUs to place hosts on"
 DIFFERENT_SPACE_MSG = (
-    "RayVectorEnv(..., observation_mode='different') needs observation spaces of one shape and "
-    "dtype: single_observation_space={single}, sub-environment {env} has {theirs}"
+    "observation_mode='different' requires every sub-environment's observation space to have the "
+    "shape and dtype of {single}, but sub-environment {env} has {theirs}"
 )
 SPACES_DIFFER_MSG = (
     "every host's envs must have the same {what} space: host {host} has {theirs}, host 0 has {ours}"
@@ -43,16 +56,6 @@ REMOTE_NOTE = "raised in RayVectorEnv host {host} (node {node}), sub-environment
 WORKER_ERROR_MSG = (
     "{type_name}: {message} (raised in RayVectorEnv host {host}, sub-environment {env})"
 )
-PENDING_MSG = "Calling `{method}` while waiting for a pending call to `{pending}` to complete."
-NO_ASYNC_MSG = "Calling `{method}` without any prior call to `{partner}`."
-NOTHING_IN_FLIGHT_MSG = "Calling `recv` without any environment in flight: call `send` first."
-POOL_BUSY_MSG = "Calling `{}` while environments sent with `send` are still in flight: `recv` them."
-ACTIONS_LENGTH_MSG = "expected a batch of {} actions (one per env), got an array of shape {}"
-SET_ATTR_LENGTH_MSG = (
-    "Values must be a list or tuple with length equal to the number of environments. Got `{}` "
-    "values for {} environments."
-)
-CLOSED_MSG = "Trying to operate on `{}`, after a call to `close()`."
 NUM_STEPS_MSG = "num_steps must be an int >= 1, got {!r}"
 CLOSE_TIMEOUT_S = 10.0
 INLINE_POLICY_BYTES = 64 * 1024  # below Ray's inlining limit for task arguments (100 KiB)

@@ -31,6 +31,7 @@ from typing import Any, TypeAlias
 import numpy as np
 
 from vecgym import error
+from vecgym.core.spaces.batching import NOT_A_SPACE_MSG as NOT_A_SPACE_MSG
 from vecgym.core.spaces.box import Box
 from vecgym.core.spaces.dict import Dict
 from vecgym.core.spaces.discrete import Discrete
@@ -57,10 +58,9 @@ SharedMemory: TypeAlias = Any
 Writer: TypeAlias = Callable[[int, Any], None]
 
 NO_IMPLEMENTATION_MSG = (
-    "Space of type {type} has no registered `{func}` function; register one with "
-    "`{func}.register({name})` to use it with shared memory"
+    "`{func}` has no implementation for spaces of type {type}: add one with "
+    "`@{func}.register({name})` to keep such observations in shared memory"
 )
-NOT_A_SPACE_MSG = "{func} expected a vecgym Space instance, got {type} ({value!r})"
 DYNAMIC_SPACE_MSG = (
     "{space} has values of varying size, which shared memory cannot hold; create "
     "`AsyncVectorEnv(..., shared_memory=False)` instead"
