@@ -23,6 +23,7 @@ from tests.support.checker_envs import (
 )
 from vecgym import error
 from vecgym.core import passive_env_checker as pec
+from vecgym.core.spaces.box import CAST_WARNING
 from vecgym.spaces import Box, Dict, Discrete, MultiBinary, MultiDiscrete, Tuple
 from vecgym.utils import passive_env_checker as public_pec
 
@@ -268,7 +269,7 @@ def test_check_obs_box_type_and_dtype() -> None:
     # A list is cast by ``Box.contains`` (which warns itself) and then lies inside the space.
     assert recorded(pec.check_obs, [0.5, 0.5], Box(0.0, 1.0, (2,)), "testing") == [
         *warned(f"{PRE} was expecting a numpy array, actual type: <class 'list'>"),
-        *warned("Casting input x to numpy array."),
+        *warned(CAST_WARNING),
     ]
     # float64 cannot be cast safely to float32, so the observation is also outside the space.
     assert recorded(pec.check_obs, np.zeros(2), Box(0.0, 1.0, (2,), np.float32), "testing") == [
