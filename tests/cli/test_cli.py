@@ -22,6 +22,7 @@ import vecgym
 from vecgym.cli import main
 from vecgym.cli.autotune import CODE_HEADER, Candidate, async_snippet, grid, vector_snippet
 from vecgym.cli.bench import PLOT_EXTRA_MSG
+from vecgym.core.registration import NAME_SUGGESTION_MSG
 from vecgym.spaces import Box, Discrete
 
 FAST = ["--seconds", "0.05"]
@@ -427,7 +428,7 @@ def test_unknown_env_id_suggests_the_right_one(
     code, out, err = run_cli(capsys, command, "CartPol-v1", *(FAST if command != "check" else []))
     assert code == 2
     assert "unknown env id 'CartPol-v1'" in err
-    assert "Did you mean: `CartPole`?" in err
+    assert NAME_SUGGESTION_MSG.format(suggestion="CartPole") in err
     assert out == ""
 
 

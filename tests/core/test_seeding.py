@@ -41,7 +41,7 @@ def test_seed_of_wrong_type(bad: object) -> None:
 
 
 def test_negative_seed() -> None:
-    with pytest.raises(error.InvalidSeed, match="greater or equal to zero, actual value: -1"):
+    with pytest.raises(error.InvalidSeed, match=message_pattern(SEED_VALUE_MSG, -1)):
         np_random(-1)
     with pytest.raises(ValueError, match=message_pattern(SEED_VALUE_MSG)):
         np_random(-1)

@@ -20,10 +20,12 @@ import numpy as np
 import pytest
 
 import vecgym
+from tests.support.messages import message_pattern
 from tests.support.rollouts import assert_same_rollouts, rollout, vector_rollout
 from vecgym import error
 from vecgym.cli import main
 from vecgym.core.interop import UNCONVERTIBLE_SPACE_MSG, GymnasiumEnv
+from vecgym.core.registration import NAME_SUGGESTION_MSG
 from vecgym.envs import gymnasium_registry
 from vecgym.envs.gymnasium_registry import DEPENDENCY_MSG, EXTRA_HINT_MSG, extra_for
 from vecgym.envs.registration import EnvSpec
@@ -214,7 +216,9 @@ def test_spec_of_a_gymnasium_id_is_a_vecgym_spec() -> None:
     assert env_spec.vector_entry_point == reference.vector_entry_point
     assert vecgym.spec("Hopper-v5").max_episode_steps == 1000
     assert "ALE/Pong-v5" not in vecgym.registry  # vecgym's own dict is unchanged
-    with pytest.raises(error.NameNotFound, match="Did you mean: `Hopper`"):
+    with pytest.raises(
+        error.NameNotFound, match=message_pattern(NAME_SUGGESTION_MSG, suggestion="Hopper")
+    ):
         vecgym.spec("Hoper-v5")
 
 

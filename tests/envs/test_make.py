@@ -21,6 +21,7 @@ from tests.support.registry_envs import (
 )
 from vecgym import error
 from vecgym.core.registration import (
+    NAME_SUGGESTION_MSG,
     UNVERSIONED_MSG,
     EnvSpec,
     Registry,
@@ -31,14 +32,17 @@ from vecgym.core.registration import (
 from vecgym.envs.registration import (
     BAD_ID_TYPE_MSG,
     BAD_VEC_ID_TYPE_MSG,
+    CREATOR_FAILED_MSG,
     HUMAN_RENDERING_APPLIED_MSG,
     METADATA_NO_RENDER_MODES_MSG,
     METADATA_TYPE_MSG,
     NO_ENTRY_POINT_MSG,
     NOT_AN_ENV_MSG,
     PRIOR_WRAPPER_MISMATCH_MSG,
+    UNSUPPORTED_RENDER_MODE_MSG,
     VEC_ADDITIONAL_WRAPPERS_WITH_ENTRY_POINT_MSG,
     VEC_BAD_AUTORESET_MSG,
+    VEC_INVALID_MODE_MSG,
     VEC_KWARGS_WITH_ENTRY_POINT_MSG,
     VEC_MISSING_AUTORESET_MSG,
     VEC_NO_ENTRY_POINT_MSG,
@@ -96,7 +100,9 @@ def test_make_module_prefix_imports_the_module() -> None:
 
 def test_make_unknown_id_suggests() -> None:
     register("MakeSuggest-v0", entry_point=ENTRY)
-    with pytest.raises(error.NameNotFound, match="Did you mean: `MakeSuggest`"):
+    with pytest.raises(
+        error.NameNotFound, match=message_pattern(NAME_SUGGESTION_MSG, suggestion="MakeSuggest")
+    ):
         make("MakeSugest-v0")
     with pytest.raises(error.VersionNotFound):
         make("MakeSuggest-v4")
@@ -132,7 +138,9 @@ def test_make_rejects_non_env() -> None:
 
 def test_make_reports_creator_type_errors() -> None:
     register("MakeBadKwarg-v0", entry_point=ENTRY)
-    with pytest.raises(TypeError, match="was raised from the environment creator for MakeBadKwarg"):
+    with pytest.raises(
+        TypeError, match=message_pattern(CREATOR_FAILED_MSG, env_id="MakeBadKwarg-v0")
+    ):
         make("MakeBadKwarg-v0", unknown=1)
 
 
@@ -329,7 +337,9 @@ def test_make_native_render_mode_has_no_render_wrapper() -> None:
 
 def test_make_unsupported_render_mode_warns() -> None:
     register("MakeRenderBad-v0", entry_point=ENTRY)
-    with pytest.warns(UserWarning, match=r"render_mode='depth' that is not in the possible"):
+    with pytest.warns(
+        UserWarning, match=message_pattern(UNSUPPORTED_RENDER_MODE_MSG, render_mode="depth")
+    ):
         env = make("MakeRenderBad-v0", render_mode="depth", disable_env_checker=True)
     assert env.unwrapped.render_mode == "depth"
 
@@ -433,7 +443,7 @@ def test_make_vec_errors() -> None:
         vector_entry_point=VEC_ENTRY,
         additional_wrappers=(ScaleReward.wrapper_spec(scale=1.0),),
     )
-    with pytest.raises(ValueError, match="Invalid vectorization mode: 'threads'"):
+    with pytest.raises(ValueError, match=message_pattern(VEC_INVALID_MODE_MSG, mode="threads")):
         make_vec("VecErr-v0", vectorization_mode="threads")
     with pytest.raises(error.Error, match=message_pattern(VEC_KWARGS_WITH_ENTRY_POINT_MSG)):
         make_vec("VecErr-v0", vector_kwargs={"copy": False})
@@ -451,7 +461,9 @@ def test_make_vec_errors() -> None:
         make_vec("VecErrNoEntry-v0", vectorization_mode=VectorizeMode.ASYNC)
     with pytest.raises(error.Error, match=message_pattern(BAD_VEC_ID_TYPE_MSG)):
         make_vec(3)  # type: ignore[arg-type]
-    with pytest.raises(error.NameNotFound, match="Did you mean: `VecErr`"):
+    with pytest.raises(
+        error.NameNotFound, match=message_pattern(NAME_SUGGESTION_MSG, suggestion="VecErr")
+    ):
         make_vec("VecEr-v0")
 
 

@@ -12,6 +12,7 @@ from tests.support.generic_env import GenericTestEnv
 from tests.support.messages import message_pattern
 from vecgym import error
 from vecgym.core.spaces import Box, Discrete, MultiDiscrete
+from vecgym.core.spaces.box import BOUND_PRECISION_MSG
 from vecgym.wrappers.transform_action import (
     ACTION_SPACE_TYPE_MSG,
     DISCRETIZE_BINS_TYPE_MSG,
@@ -195,7 +196,7 @@ def test_rescale_action_matches_gymnasium(low: Any, high: Any) -> None:
 def test_rescale_action_float_bounds_warn_like_gymnasium() -> None:
     # Gymnasium 1.4 builds the new Box from float64 bounds and so warns about the cast; same here.
     env, _ = recording_env(Box(-1.0, 1.0, (2,)))
-    with pytest.warns(UserWarning, match="precision lowered"):
+    with pytest.warns(UserWarning, match=message_pattern(BOUND_PRECISION_MSG)):
         RescaleAction(env, 0.0, 1.0)
 
 

@@ -374,7 +374,7 @@ def add_autoreset_mode(parser: argparse.ArgumentParser) -> None:
 
 
 def require_env(env_id: str) -> None:
-    """Raise :class:`CliError` (with the registry's "did you mean") unless ``env_id`` exists."""
+    """Raise :class:`CliError` (with the registry's suggestion) unless ``env_id`` exists."""
     import vecgym
     from vecgym import error
 

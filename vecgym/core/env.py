@@ -68,12 +68,16 @@ WrapperActType = TypeVar("WrapperActType", default=Any)
 #: What :meth:`Env.render` may return for one frame: text, an RGB array, or an (RGB, depth) pair.
 RenderFrame: TypeAlias = str | np.ndarray | tuple[np.ndarray, np.ndarray]
 
-WRAPPER_ENV_TYPE_MSG = "Expected env to be a `vecgym.Env` but got {}"
-WRAPPER_NO_ATTR_MSG = "wrapper {} has no attribute {!r}"
+WRAPPER_ENV_TYPE_MSG = "a Wrapper must wrap a `vecgym.Env` (or a `gymnasium.Env`), got {}"
+WRAPPER_NO_ATTR_MSG = "neither wrapper {} nor any environment it wraps has an attribute {!r}"
 WRAPPER_PRIVATE_RNG_MSG = (
-    "Can't access `_np_random` of a wrapper, use `.unwrapped._np_random` or `.np_random`."
+    "wrappers do not forward the private `_np_random`; read `.np_random` instead, or "
+    "`.unwrapped._np_random` for the innermost environment's generator"
 )
-SPEC_COPY_FAILED_MSG = "An exception occurred ({}) while copying the environment spec={}"
+SPEC_COPY_FAILED_MSG = (
+    "copying the environment spec to add this wrapper to it raised {}, so the wrapper's spec is "
+    "None; the spec was {}"
+)
 
 
 class Env(Generic[ObsType, ActType]):

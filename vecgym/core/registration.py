@@ -10,7 +10,7 @@ lookups here apply the version rules:
   :class:`~vecgym.error.DeprecatedEnv` error when it is not);
 * a version newer than the newest one raises :class:`~vecgym.error.VersionNotFound`;
 * an unknown namespace or name raises :class:`~vecgym.error.NamespaceNotFound` /
-  :class:`~vecgym.error.NameNotFound` with a "did you mean" suggestion where one is close.
+  :class:`~vecgym.error.NameNotFound` naming the closest registered one, where one is close.
 
 This module is layer 1: it holds data and lookups only. Building environments (``make``,
 ``make_vec``) belongs to :mod:`vecgym.envs.registration`, which re-exports every name defined here.
@@ -81,58 +81,60 @@ ENV_ID_RE = re.compile(
 
 # --- message templates ----------------------------------------------------------------------------
 MALFORMED_ID_MSG = (
-    "Malformed environment ID: {env_id}. (Currently all IDs must be of the form "
-    "[namespace/](env-name)-v(version). (namespace is optional))"
+    "Environment id {env_id} is malformed: an id has the form [namespace/]name[-vVERSION], e.g. "
+    "CartPole-v1 or my_plugin/Maze-v3 (namespace and version are optional)"
 )
-NAMESPACE_NOT_FOUND_MSG = "Namespace {ns} not found. {hint}"
-NAMESPACE_SUGGESTION_MSG = "Did you mean: `{suggestion}`?"
-NAMESPACE_INSTALL_HINT_MSG = "Have you installed the proper package for {ns}?"
-NAME_NOT_FOUND_MSG = "Environment `{name}` doesn't exist{in_namespace}.{hint}"
-NAME_SUGGESTION_MSG = " Did you mean: `{suggestion}`?"
-VERSION_NOT_FOUND_MSG = "Environment version `v{version}` for environment `{env_id}` doesn't exist."
-DEFAULT_VERSION_HINT_MSG = " It provides the default version `{default_id}`."
-VERSIONS_HINT_MSG = " It provides versioned environments: [ {versions} ]."
+NAMESPACE_NOT_FOUND_MSG = "No registered environment id uses the namespace {ns}. {hint}"
+NAMESPACE_SUGGESTION_MSG = "The closest registered namespace is `{suggestion}`."
+NAMESPACE_INSTALL_HINT_MSG = (
+    "Check that the package registering the {ns} environments is installed."
+)
+NAME_NOT_FOUND_MSG = "No environment named `{name}` is registered{in_namespace}.{hint}"
+NAME_SUGGESTION_MSG = " The closest registered name is `{suggestion}`."
+VERSION_NOT_FOUND_MSG = "`{env_id}` has no registered version `v{version}`."
+DEFAULT_VERSION_HINT_MSG = " The unversioned `{default_id}` is registered."
+VERSIONS_HINT_MSG = " Registered versions: {versions}."
 DEPRECATED_VERSION_MSG = (
-    "Environment version v{version} for `{env_id}` is deprecated. Please use `{latest_id}` instead."
+    "Version v{version} of `{env_id}` is deprecated and no longer registered; use `{latest_id}`, "
+    "its newest version."
 )
 OUT_OF_DATE_MSG = (
-    "The environment {env_id} is out of date. You should consider upgrading to version `v{latest}`."
+    "{env_id} is an old version: `v{latest}` is the newest one registered, consider moving to it."
 )
 UNVERSIONED_MSG = (
-    "Using the latest versioned environment `{latest_id}` instead of the unversioned environment "
-    "`{env_id}`."
+    "`{env_id}` names no version, so its newest registered version `{latest_id}` is made."
 )
-NOT_REGISTERED_MSG = "No registered env with id: {env_id}"
+ID_TYPE_MSG = "an environment id must be a str, got {type}"
+NOT_REGISTERED_MSG = "No environment is registered under the id {env_id}"
 NOT_REGISTERED_HINT_MSG = (
-    "No registered env with id: {env_id}. Did you register it, or import the package that "
-    "registers it? Use `vecgym.pprint_registry()` to see all of the registered environments."
+    "No environment is registered under the id {env_id}. Register it with `vecgym.register`, or "
+    "import the package that registers it; `vecgym.pprint_registry()` lists every registered id."
 )
 MODULE_IMPORT_FAILED_MSG = (
-    "{cause}. Environment registration via importing a module failed. Check whether '{module}' "
-    "contains env registration and can be imported."
+    "{cause}. An id of the form 'module:Env-vN' imports its module first so that the module "
+    "registers the environment; check that '{module}' is installed and importable."
 )
-NO_ENTRY_POINT_MSG = "Either `entry_point` or `vector_entry_point` (or both) must be provided"
+NO_ENTRY_POINT_MSG = "register needs an `entry_point`, a `vector_entry_point` or both, got neither"
 VERSIONED_BESIDE_UNVERSIONED_MSG = (
-    "Can't register the versioned environment `{env_id}` when the unversioned environment "
-    "`{other_id}` of the same name already exists."
+    "Cannot register `{env_id}`: the unversioned `{other_id}` is registered already, and one name "
+    "cannot have both a versioned and an unversioned id."
 )
 UNVERSIONED_BESIDE_VERSIONED_MSG = (
-    "Can't register the unversioned environment `{env_id}` when the versioned environment "
-    "`{other_id}` of the same name already exists. Note: the default behavior is that "
-    "`vecgym.make` with the unversioned environment will return the latest versioned environment"
+    "Cannot register `{env_id}` without a version: versioned ids of that name are registered "
+    "already (the newest is `{other_id}`), and one name cannot have both. `vecgym.make` of an id "
+    "without a version builds the newest version anyway."
 )
-OVERRIDING_MSG = "Overriding environment {env_id} already in registry."
+OVERRIDING_MSG = "{env_id} was registered already; the new spec replaces the old one."
 NAMESPACE_OVERRIDDEN_MSG = (
-    "Custom namespace `{custom}` is being overridden by namespace `{current}`. If you are "
-    "developing a plugin you shouldn't specify a namespace in `register` calls. The namespace is "
-    "specified through the entry point package metadata."
+    "The namespace `{custom}` given to `register` is ignored: the plugin's entry point sets the "
+    "namespace `{current}`. A plugin should leave the namespace out of its `register` calls."
 )
 CALLABLE_NOT_SERIALISABLE_MSG = (
-    "Callable found in {spec_name} for {key} attribute with value={value}. Specs holding callables "
-    "cannot be serialised to JSON; register the entry point as a 'module:attr' string instead."
+    "{spec_name} cannot be written as JSON: its {key} is a callable ({value}); register the entry "
+    "point as a 'module:attr' string instead."
 )
-BAD_WRAPPER_SPEC_JSON_MSG = "An issue occurred when trying to make {data} a WrapperSpec"
-BAD_ENV_SPEC_JSON_MSG = "An issue occurred when trying to make {data} an EnvSpec"
+BAD_WRAPPER_SPEC_JSON_MSG = "Cannot build a WrapperSpec from the JSON data {data}"
+BAD_ENV_SPEC_JSON_MSG = "Cannot build an EnvSpec from the JSON data {data}"
 BAD_ENTRY_POINT_MSG = (
     "An entry point must be a callable or a string of the form 'module:attribute', got {name!r}"
 )
@@ -639,7 +641,7 @@ class Registry(dict[str, EnvSpec]):
             vecgym.error.DeprecatedEnv: if an old, unregistered version is asked for.
         """
         if not isinstance(env_id, str):
-            raise TypeError(f"Expected id to be a string or EnvSpec, got {type(env_id)}")
+            raise TypeError(ID_TYPE_MSG.format(type=type(env_id)))
         env_name = env_id
         if ":" in env_id and env_id not in self:
             module, _, env_name = env_id.partition(":")

@@ -15,8 +15,8 @@ __all__ = ["RNG", "RandomNumberGenerator", "np_random"]
 
 RNG = RandomNumberGenerator = np.random.Generator
 
-SEED_TYPE_MSG = "Seed must be a python integer, actual type: {}"
-SEED_VALUE_MSG = "Seed must be greater or equal to zero, actual value: {}"
+SEED_TYPE_MSG = "a seed must be an integer (or None for a random one), got a value of type {}"
+SEED_VALUE_MSG = "a seed must be >= 0, got {}"
 
 
 def np_random(seed: int | None = None) -> tuple[np.random.Generator, int]:

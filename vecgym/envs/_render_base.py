@@ -29,11 +29,9 @@ __all__ = [
 ObsT = TypeVar("ObsT")
 ActT = TypeVar("ActT")
 
-#: Gymnasium's wording, kept so that warning filters written for it keep matching.
 NO_RENDER_MODE_MSG = (
-    "You are calling render method without specifying any render mode. "
-    "You can specify the render_mode at initialization, "
-    'e.g. gym.make("{}", render_mode="rgb_array")'
+    "render() was called, but the environment has no render_mode; choose one when making it, e.g. "
+    'vecgym.make("{}", render_mode="rgb_array")'
 )
 UNSUPPORTED_RENDER_MODE_MSG = "render_mode must be None or one of {}, got {!r}"
 INVALID_ACTION_MSG = "action must be an element of {}, got {!r} ({})"

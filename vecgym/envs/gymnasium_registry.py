@@ -4,7 +4,7 @@
 Registry.fallback` of vecgym's global registry. An id whose namespace and name vecgym does not
 register (``"ALE/Pong-v5"``, ``"HalfCheetah-v5"``, ``"LunarLander-v3"``, a third party's id, a
 ``"module:Env-v0"`` id whose module registers with ``gymnasium.register``) is then looked up in
-``gymnasium.envs.registry``, with vecgym's version rules, warnings and "did you mean" over both
+``gymnasium.envs.registry``, with vecgym's version rules, warnings and suggestions over both
 registries together. vecgym's own ids always win: an id whose name vecgym registers never
 reaches Gymnasium.
 

@@ -77,74 +77,74 @@ __all__ = [
 ]
 
 # --- message templates ----------------------------------------------------------------------------
-BAD_ID_TYPE_MSG = "Expected id to be a string or EnvSpec, got {type}"
-BAD_VEC_ID_TYPE_MSG = "Invalid id type: {type}. Expected `str` or `EnvSpec`"
+BAD_ID_TYPE_MSG = "make expects an environment id (str) or an EnvSpec, got {type}"
+BAD_VEC_ID_TYPE_MSG = "make_vec expects an environment id (str) or an EnvSpec, got {type}"
 MISSING_ADDITIONAL_WRAPPERS_MSG = (
-    "The env spec passed to `make` does not have a `additional_wrappers`, set it to an empty "
-    "tuple. Env_spec={spec}"
+    "the EnvSpec given to `make` has no `additional_wrappers` attribute, so it is set to (); spec: "
+    "{spec}"
 )
-NO_ENTRY_POINT_MSG = "{env_id} registered but entry_point is not specified"
-METADATA_TYPE_MSG = "Expect the environment metadata to be dict, actual type: {type}"
+NO_ENTRY_POINT_MSG = (
+    "{env_id} has no entry_point, so `make` cannot build a single environment from it"
+)
+METADATA_TYPE_MSG = "an environment's metadata must be a dict, got {type}"
 METADATA_NO_RENDER_MODES_MSG = (
-    "The environment creator metadata doesn't include `render_modes`, contains: {keys}"
+    "the environment's metadata has no `render_modes` entry; its keys are {keys}"
 )
 METADATA_RENDER_MODES_TYPE_MSG = (
-    "Expects the environment metadata render_modes to be a Iterable, actual type: {type}"
+    "the environment's metadata['render_modes'] must be an iterable, got {type}"
 )
 HUMAN_RENDERING_APPLIED_MSG = (
-    "You are trying to use 'human' rendering for an environment that doesn't natively support it. "
-    "The HumanRendering wrapper is being applied to your environment."
+    "the environment has no 'human' render mode of its own: it is made with an rgb_array render "
+    "mode and wrapped in HumanRendering, which displays its frames."
 )
 UNSUPPORTED_RENDER_MODE_MSG = (
-    "The environment is being initialised with render_mode={render_mode!r} that is not in the "
-    "possible render_modes ({render_modes})."
+    "render_mode={render_mode!r} is not one of the environment's render_modes ({render_modes})."
 )
 HUMAN_RENDERING_OLD_API_MSG = (
-    "You passed render_mode='human' although {env_id} doesn't implement human-rendering natively. "
-    "vecgym tried to apply the HumanRendering wrapper but it looks like your environment is using "
-    "the old rendering API, which is not supported by the HumanRendering wrapper."
+    "{env_id} has no 'human' render mode, and the HumanRendering wrapper cannot stand in for it: "
+    "the environment's constructor does not take a render_mode argument (the old rendering API)."
 )
-CREATOR_FAILED_MSG = (
-    "{cause} was raised from the environment creator for {env_id} with kwargs ({kwargs})"
-)
+CREATOR_FAILED_MSG = "{cause} (raised by the entry point of {env_id}, called with kwargs {kwargs})"
 OLD_GYM_ENV_MSG = (
-    "Gym is incompatible with vecgym, please update the environment class to `vecgym.Env` "
-    "(or `gymnasium.Env`'s API)."
+    "the entry point built an environment of the old `gym` package, which vecgym cannot run; port "
+    "it to `vecgym.Env` (or `gymnasium.Env`)."
 )
-NOT_AN_ENV_MSG = "The environment must inherit from the vecgym.Env class, actual class: {type}."
+NOT_AN_ENV_MSG = "the entry point must build a vecgym.Env (or a gymnasium.Env), got {type}."
 PRIOR_WRAPPER_MISMATCH_MSG = (
-    "The environment's wrapper spec {recreated} is different from the saved `EnvSpec` additional "
-    "wrapper {saved}"
+    "the wrappers the entry point applied itself ({recreated}) are not the first additional "
+    "wrappers of the EnvSpec ({saved})"
 )
 WRAPPER_NOT_RECORDED_MSG = (
-    "{name} wrapper does not inherit from `vecgym.utils.RecordConstructorArgs`, therefore, the "
-    "wrapper cannot be recreated."
+    "{name} cannot be recreated from the spec: the wrapper must subclass "
+    "`vecgym.utils.RecordConstructorArgs`, which records its constructor arguments."
 )
 VEC_NO_ENTRY_POINT_MSG = (
-    "Cannot create vectorized environment for {env_id} because it doesn't have an entry point "
-    "defined."
+    "make_vec cannot vectorise {env_id}: its spec has no entry_point to build the single "
+    "environments with."
 )
 VEC_NO_VECTOR_ENTRY_POINT_MSG = (
-    "Cannot create vectorized environment for {env_id} because it doesn't have a vector entry "
-    "point defined."
+    "make_vec cannot use the vector_entry_point mode for {env_id}: its spec has no "
+    "vector_entry_point."
 )
-VEC_INVALID_MODE_MSG = "Invalid vectorization mode: {mode!r}, valid modes: {valid}"
+VEC_INVALID_MODE_MSG = "vectorization_mode must be one of {valid}, got {mode!r}"
 VEC_KWARGS_WITH_ENTRY_POINT_MSG = (
-    "Custom vector environment can be passed arguments only through kwargs and `vector_kwargs` is "
-    "not empty ({vector_kwargs})"
+    "a vector entry point takes its arguments as keyword arguments of make_vec only, so "
+    "vector_kwargs must be empty, got {vector_kwargs}"
 )
 VEC_WRAPPERS_WITH_ENTRY_POINT_MSG = (
-    "Cannot use `vector_entry_point` vectorization mode with the wrappers argument ({wrappers})."
+    "the vector_entry_point mode builds no single environments to wrap, so `wrappers` must be "
+    "empty, got {wrappers}."
 )
 VEC_ADDITIONAL_WRAPPERS_WITH_ENTRY_POINT_MSG = (
-    "Cannot use `vector_entry_point` vectorization mode with the additional_wrappers parameter in "
-    "spec being not empty ({additional_wrappers})."
+    "the vector_entry_point mode cannot apply the spec's additional_wrappers, which must be empty, "
+    "got {additional_wrappers}."
 )
 VEC_MISSING_AUTORESET_MSG = (
-    "The VectorEnv ({env}) is missing AutoresetMode metadata, metadata={metadata}"
+    "the vector env {env} does not declare metadata['autoreset_mode']; its metadata: {metadata}"
 )
 VEC_BAD_AUTORESET_MSG = (
-    "The VectorEnv ({env}) metadata['autoreset_mode'] is not an instance of AutoresetMode, {type}."
+    "the vector env {env} declares a metadata['autoreset_mode'] of type {type}; it must be an "
+    "AutoresetMode member."
 )
 
 _LIST_SUFFIX = "_list"
@@ -188,7 +188,7 @@ def make(
         TypeError: if ``id`` is neither a string nor an :class:`EnvSpec`, if the entry point
             rejects the arguments, or if it does not build a :class:`vecgym.Env`.
         vecgym.error.UnregisteredEnv: (a subclass) if the id is not registered, with a
-            "did you mean" suggestion where a close name exists.
+            suggestion of the closest registered name where one is close.
         vecgym.error.DeprecatedEnv: if an old, unregistered version is asked for.
         vecgym.error.Error: if the spec has no entry point.
         ValueError: if an additional wrapper cannot be rebuilt (it records no arguments).

@@ -28,7 +28,8 @@ NO_SUB_ENVS_MSG = (
     "be called; use an AsyncVectorEnv or SyncVectorEnv for env_method"
 )
 NO_IMAGES_MSG = (
-    "The render mode is {mode}, but this method assumes it is `rgb_array` to obtain images."
+    "get_images returns frames only with render_mode 'rgb_array' (None for each env otherwise), "
+    "got {mode}"
 )
 #: The vector-info keys of a SAME_STEP autoreset (the step's last observation and info).
 FINAL_KEYS = ("final_obs", "final_info")

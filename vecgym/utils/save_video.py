@@ -37,8 +37,8 @@ VIDEO_FRAME_MSG = (
     "a video frame must be a uint8 array of shape (height, width), (height, width, 3) or "
     "(height, width, 4) with the size of the first frame {size}, got {dtype} of shape {shape}"
 )
-FRAMES_NOT_LIST_MSG = "Expected a list of frames, got a {type} instead."
-EMPTY_CLIP_MSG = "Ignored saving the video {path} as there were zero frames to save."
+FRAMES_NOT_LIST_MSG = "save_video expects the frames as a list, got {type}"
+EMPTY_CLIP_MSG = "{path} was not written: the clip has no frames"
 SAVE_VIDEO_LENGTH_MSG = "video_length must be None or a positive integer, got {value!r}"
 FPS_MISSING_MSG = "save_video must be given the frame rate: pass either `fps` or `durations`"
 FPS_BOTH_MSG = "save_video takes either `fps` or `durations`, not both"

@@ -18,6 +18,7 @@ from tests.support.space_values import assert_same_value
 from vecgym import error
 from vecgym.core.spaces.dict import (
     DUPLICATE_KEY_MSG,
+    INPUT_TYPE_MSG,
     MASK_TYPE_MSG,
     SEED_KEYS_MSG,
     SEED_TYPE_MSG,
@@ -135,7 +136,7 @@ def test_seed_errors() -> None:
 
 
 def test_constructor_errors() -> None:
-    with pytest.raises(TypeError, match="Dict space expected"):
+    with pytest.raises(TypeError, match=message_pattern(INPUT_TYPE_MSG, type=int)):
         Dict(3)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match=message_pattern(SUBSPACE_TYPE_MSG)):
         Dict({"a": 3})  # type: ignore[dict-item]

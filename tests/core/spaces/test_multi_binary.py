@@ -18,7 +18,7 @@ from vecgym.core.spaces.discrete import (
     BOTH_GIVEN_MSG,
     PROBABILITY_VALUES_MSG,
 )
-from vecgym.core.spaces.multi_binary import MASK_VALUES_MSG, N_TYPE_MSG, MultiBinary
+from vecgym.core.spaces.multi_binary import MASK_VALUES_MSG, N_TYPE_MSG, N_VALUE_MSG, MultiBinary
 
 
 @pytest.fixture
@@ -54,10 +54,10 @@ def test_attributes() -> None:
 @pytest.mark.parametrize(
     ("n", "match"),
     [
-        (0, "must be positive"),
-        (-2, "must be positive"),
-        ((2, -1), "must be positive"),
-        ([3, 0], "must be positive"),
+        (0, message_pattern(N_VALUE_MSG)),
+        (-2, message_pattern(N_VALUE_MSG)),
+        ((2, -1), message_pattern(N_VALUE_MSG)),
+        ([3, 0], message_pattern(N_VALUE_MSG)),
         (2.0, message_pattern(N_TYPE_MSG)),
         ("ab", message_pattern(N_TYPE_MSG)),
         (None, message_pattern(N_TYPE_MSG)),

@@ -20,6 +20,8 @@ from vecgym.core.spaces.discrete import (
     PROBABILITY_VALUES_MSG,
     Discrete,
 )
+from vecgym.core.spaces.multi_discrete import DTYPE_KIND_MSG as MD_DTYPE_KIND_MSG
+from vecgym.core.spaces.multi_discrete import DTYPE_NONE_MSG as MD_DTYPE_NONE_MSG
 from vecgym.core.spaces.multi_discrete import (
     LEN_WARNING,
     MASK_TUPLE_MSG,
@@ -80,8 +82,8 @@ def test_bounds_are_read_only_copies() -> None:
         ({"nvec": [3, 0]}, message_pattern(NVEC_VALUE_MSG)),
         ({"nvec": [3, -1]}, message_pattern(NVEC_VALUE_MSG)),
         ({"nvec": [3, 4], "start": [1]}, message_pattern(SHAPES_DIFFER_MSG)),
-        ({"nvec": [3, 4], "dtype": np.float32}, "integer dtype"),
-        ({"nvec": [3, 4], "dtype": None}, "must be given"),
+        ({"nvec": [3, 4], "dtype": np.float32}, message_pattern(MD_DTYPE_KIND_MSG)),
+        ({"nvec": [3, 4], "dtype": None}, message_pattern(MD_DTYPE_NONE_MSG)),
         ({"nvec": [[1, 2], [3]]}, "array-like of integers"),
         ({"nvec": [300], "dtype": np.int8}, "of dtype int8"),
     ],

@@ -16,8 +16,12 @@ from tests.support.messages import message_pattern
 from tests.support.space_values import assert_same_value
 from vecgym import error
 from vecgym.core.spaces.sequence import (
+    FEATURE_TYPE_MSG,
     LENGTH_DTYPE_MSG,
     LENGTH_NDIM_MSG,
+    LENGTH_NEGATIVE_MSG,
+    LENGTH_TYPE_MSG,
+    LENGTHS_NEGATIVE_MSG,
     MASK_FORM_MSG,
     SEED_LENGTH_MSG,
     SEED_TYPE_MSG,
@@ -133,7 +137,7 @@ def test_seed_errors() -> None:
 
 
 def test_constructor_rejects_non_space() -> None:
-    with pytest.raises(TypeError, match="feature space"):
+    with pytest.raises(TypeError, match=message_pattern(FEATURE_TYPE_MSG)):
         Sequence(Discrete)  # type: ignore[arg-type]
 
 
@@ -141,15 +145,19 @@ def test_mask_errors() -> None:
     space = Sequence(Discrete(3))
     with pytest.raises(error.InvalidMask, match=message_pattern(BOTH_MASKS_MSG)):
         space.sample(mask=(None, None), probability=(None, None))
-    with pytest.raises(error.InvalidMask, match="must be >= 0"):
+    with pytest.raises(
+        error.InvalidMask, match=message_pattern(LENGTH_NEGATIVE_MSG, kind="mask", value=-1)
+    ):
         space.sample(mask=(-1, None))
     with pytest.raises(error.InvalidMask, match=message_pattern(LENGTH_NDIM_MSG)):
         space.sample(mask=(np.array([[1, 2]]), None))
-    with pytest.raises(error.InvalidMask, match="must be >= 0"):
+    with pytest.raises(
+        error.InvalidMask, match=message_pattern(LENGTHS_NEGATIVE_MSG, kind="probability")
+    ):
         space.sample(probability=(np.array([1, -2]), None))
     with pytest.raises(error.InvalidMask, match=message_pattern(LENGTH_DTYPE_MSG)):
         space.sample(mask=(np.array([1.0, 2.0]), None))
-    with pytest.raises(TypeError, match="length part"):
+    with pytest.raises(TypeError, match=message_pattern(LENGTH_TYPE_MSG)):
         space.sample(mask=(2.5, None))  # type: ignore[arg-type]
     with pytest.raises(error.InvalidMask, match=message_pattern(MASK_FORM_MSG)):
         space.sample(mask=3)  # type: ignore[arg-type]

@@ -14,6 +14,7 @@ from tests.support.vector_reference import (
     reset_ended_envs_both,
 )
 from vecgym import error
+from vecgym.core.registration import OUT_OF_DATE_MSG
 from vecgym.envs._render_base import UNSUPPORTED_RENDER_MODE_MSG
 from vecgym.envs.classic_control.cartpole import CartPoleEnv, CartPoleVectorEnv
 from vecgym.envs.classic_control.utils import BOUNDS_ORDER_MSG
@@ -121,7 +122,9 @@ def test_make_vec_uses_the_vector_entry_point_with_the_spec_limits() -> None:
     assert envs.max_episode_steps == 500
     assert envs.spec is not None
     assert envs.spec.id == "CartPole-v1"
-    with pytest.warns(DeprecationWarning, match="out of date"):
+    with pytest.warns(
+        DeprecationWarning, match=message_pattern(OUT_OF_DATE_MSG, env_id="CartPole-v0", latest=1)
+    ):
         v0 = vecgym.make_vec("CartPole-v0", num_envs=2, vectorization_mode="vector_entry_point")
     assert v0.max_episode_steps == 200
     same_step = vecgym.make_vec("CartPole-v1", num_envs=2, autoreset_mode=AutoresetMode.SAME_STEP)

@@ -10,6 +10,8 @@ import pytest
 
 import vecgym
 import vecgym.envs.classic_control as vecgym_cc
+from tests.support.messages import message_pattern
+from vecgym.core.registration import OUT_OF_DATE_MSG
 
 gymnasium = pytest.importorskip("gymnasium")
 import gymnasium.envs.classic_control as gymnasium_cc  # noqa: E402
@@ -35,9 +37,11 @@ SEEDS = [0, 1, 123]
 def make_both(env_id: str, **kwargs: Any) -> tuple[Any, Any]:
     """``make`` the env in vecgym and in Gymnasium (both warn that CartPole-v0 is outdated)."""
     if env_id == "CartPole-v0":
-        with pytest.warns(DeprecationWarning, match="out of date"):
+        with pytest.warns(
+            DeprecationWarning, match=message_pattern(OUT_OF_DATE_MSG, env_id="CartPole-v0")
+        ):
             ours = vecgym.make(env_id, **kwargs)
-        with pytest.warns(DeprecationWarning, match="out of date"):
+        with pytest.warns(DeprecationWarning, match="out of date"):  # Gymnasium's own text
             theirs = gymnasium.make(env_id, **kwargs)
         return ours, theirs
     return vecgym.make(env_id, **kwargs), gymnasium.make(env_id, **kwargs)

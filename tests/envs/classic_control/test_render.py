@@ -14,7 +14,7 @@ import vecgym.envs.classic_control as vecgym_cc
 from tests.support.fake_pygame import make_fake_pygame
 from tests.support.messages import message_pattern
 from vecgym import error
-from vecgym.envs._render_base import UNSUPPORTED_RENDER_MODE_MSG
+from vecgym.envs._render_base import NO_RENDER_MODE_MSG, UNSUPPORTED_RENDER_MODE_MSG
 from vecgym.envs.rendering.display import HUMAN_EXTRA_MSG
 
 #: class name -> (env id, frame shape, an action)
@@ -103,7 +103,7 @@ def test_render_without_mode_warns_and_returns_none(name: str) -> None:
     env_id = ENVS[name][0]
     env = vecgym.make(env_id)
     env.reset(seed=0)
-    with pytest.warns(UserWarning, match=rf'without specifying any render mode.*"{env_id}"'):
+    with pytest.warns(UserWarning, match=message_pattern(NO_RENDER_MODE_MSG, env_id)):
         assert env.render() is None
     direct = getattr(vecgym_cc, name)()
     with pytest.warns(UserWarning, match=name):  # no spec: the class names the env

@@ -10,8 +10,9 @@ import pytest
 import vecgym
 import vecgym.wrappers.vector as vw
 from tests.support.counting_env import CountingEnv
-from tests.support.messages import message_pattern
+from tests.support.messages import WILDCARD, message_pattern
 from vecgym import error
+from vecgym.core.spaces.box import BOUND_PRECISION_MSG
 from vecgym.spaces import Box, Dict
 from vecgym.vector import AutoresetMode, SyncVectorEnv
 from vecgym.vector.vector_env import OBS_WRAPPER_MODE_MSG, WRAPPER_ENV_TYPE_MSG
@@ -34,6 +35,8 @@ gymnasium = pytest.importorskip("gymnasium")
 gvw = pytest.importorskip("gymnasium.wrappers.vector")
 
 NUM_ENVS = 3
+#: A ``filterwarnings`` spec ignoring vecgym's Box warning about bounds cast to a less precise dtype
+VECGYM_PRECISION_FILTER = "ignore:.*" + message_pattern(BOUND_PRECISION_MSG).replace(WILDCARD, ".*")
 
 
 def _pair(env_id: str = "CartPole-v1", **kwargs: Any) -> tuple[Any, Any]:
@@ -140,7 +143,8 @@ def test_differential_normalize_reward() -> None:
     theirs.close()
 
 
-@pytest.mark.filterwarnings("ignore:.*precision lowered")
+@pytest.mark.filterwarnings("ignore:.*precision lowered")  # Gymnasium's Box warning
+@pytest.mark.filterwarnings(VECGYM_PRECISION_FILTER)
 def test_differential_actions() -> None:
     ours = vecgym.make_vec("MountainCarContinuous-v0", num_envs=2, vectorization_mode="sync")
     theirs = gymnasium.make_vec("MountainCarContinuous-v0", num_envs=2, vectorization_mode="sync")
@@ -202,7 +206,8 @@ def test_vectorize_transform_observation_same_step_transforms_final_obs() -> Non
     wrapped.close()
 
 
-@pytest.mark.filterwarnings("ignore:.*precision lowered")
+@pytest.mark.filterwarnings("ignore:.*precision lowered")  # Gymnasium's Box warning
+@pytest.mark.filterwarnings(VECGYM_PRECISION_FILTER)
 def test_rescale_observation_maps_bounds() -> None:
     envs = SyncVectorEnv([lambda: CountingEnv(max_count=10) for _ in range(2)])
     wrapped = vw.RescaleObservation(envs, -1.0, 1.0)

@@ -52,14 +52,16 @@ T = TypeVar("T")
 
 NOT_A_SPACE_MSG = "{func} expected a vecgym Space instance, got {type} ({value!r})"
 NO_ITERATE_MSG = (
-    "Space of type {type} has no registered `iterate` function; register one with "
-    "`iterate.register({name})`"
+    "iterate has no implementation for spaces of type {type}; add one with "
+    "`@iterate.register({name})`"
 )
-DISCRETE_ITERATE_MSG = "Unable to iterate over a value of a `Discrete` space: it is a scalar"
-NOT_ITERABLE_MSG = "Unable to iterate over the value {value!r}: it must be iterable"
+DISCRETE_ITERATE_MSG = (
+    "a value of a `Discrete` space is a single integer, there is nothing to iterate over"
+)
+NOT_ITERABLE_MSG = "the value {value!r} is not iterable"
 TUPLE_ITERATE_MSG = (
-    "Could not iterate over a value of {space}: no `iterate` function is registered for "
-    "{types} and `iter(value)` raised: {err}"
+    "iterating over a value of {space} failed: {types} has no registered `iterate` function, and "
+    "falling back to `iter(value)` raised {err}"
 )
 EMPTY_SPACES_MSG = "batch_differing_spaces expected a non-empty sequence of spaces"
 MIXED_TYPES_MSG = "batch_differing_spaces expected spaces of one type, got types {types}"

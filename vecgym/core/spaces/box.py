@@ -14,8 +14,8 @@ from vecgym.core.spaces.space import Space
 __all__ = ["Box", "array_short_repr", "is_float_integer"]
 
 # --- message templates ----------------------------------------------------------------------------
-DTYPE_NONE_MSG = "Box dtype must be given explicitly, got None"
-DTYPE_KIND_MSG = "Box dtype must be an integer, floating or bool dtype, got {}"
+DTYPE_NONE_MSG = "Box needs an explicit dtype, got dtype=None"
+DTYPE_KIND_MSG = "Box dtype must be of an integer, floating-point or boolean kind, got {}"
 SHAPE_TYPE_MSG = "Box shape must be an iterable of integers, got {!r} of type {}"
 SHAPE_DIM_TYPE_MSG = "Box shape must contain only integers, got element types {}"
 SHAPE_DIM_VALUE_MSG = "Box shape must contain only non-negative integers, got {}"
@@ -25,8 +25,10 @@ SHAPE_UNKNOWN_MSG = (
     "got low of type {} and high of type {}"
 )
 BOUND_SHAPE_MSG = "Box {name}.shape must match shape, got {name}.shape={actual}, shape={expected}"
-BOUND_TYPE_MSG = "Box {name} must be a numpy.ndarray, an integer or a float, got {type}"
-BOUND_DTYPE_MSG = "Box {name} must have an integer, floating or bool dtype, got {dtype}"
+BOUND_TYPE_MSG = "Box {name} must be given as an int, a float or a numpy.ndarray, got {type}"
+BOUND_DTYPE_MSG = (
+    "Box {name} must have a dtype of an integer, floating-point or boolean kind, got {dtype}"
+)
 BOUND_NAN_MSG = "Box {name} must not contain nan, got {name}={value}"
 BOUND_INF_UNSIGNED_MSG = (
     "Box {name} may only be {inf} for a signed integer or floating dtype, got dtype {dtype}"
@@ -34,13 +36,16 @@ BOUND_INF_UNSIGNED_MSG = (
 BOUND_INF_WRONG_SIDE_MSG = "Box {name} must be finite or {inf} for dtype {dtype}, got {value}"
 BOUND_RANGE_MSG = "Box {name} must lie in the range [{low}, {high}] of dtype {dtype}, got {value}"
 BOUND_PRECISION_MSG = (
-    "Box {name}'s precision lowered by casting to {dtype}, current {name}.dtype={src}"
+    "Box {name} is cast from {src} to the less precise {dtype}, so its values may be rounded"
 )
-LOW_ABOVE_HIGH_MSG = "Box low must be less than or equal to high everywhere, got low={}, high={}"
+LOW_ABOVE_HIGH_MSG = "Box low must not exceed high at any position, got low={}, high={}"
 MANNER_MSG = "manner must be one of 'below', 'above' or 'both', got {!r}"
 MASK_MSG = "Box.sample does not accept a mask, got {!r}"
 PROBABILITY_MSG = "Box.sample does not accept a probability, got {!r}"
-CAST_WARNING = "Casting input x to numpy array."
+CAST_WARNING = (
+    "Box.contains converts a value that is not a numpy array with np.asarray; pass an ndarray to "
+    "skip the conversion"
+)
 
 
 def array_short_repr(arr: npt.NDArray[Any]) -> str:

@@ -18,16 +18,20 @@ __all__ = ["Dict"]
 
 
 INPUT_TYPE_MSG = (
-    "Dict space expected a dict, an OrderedDict or a sequence of (key, space) pairs, "
-    "actual type: {type}"
+    "Dict space `spaces` must be a mapping, a sequence of (key, space) pairs or None, got type "
+    "{type}"
 )
 PAIRS_MSG = "Dict space expected a sequence of (key, space) pairs, got {value!r}"
-DUPLICATE_KEY_MSG = "Dict space keyword '{key}' already exists in the spaces dictionary"
-SUBSPACE_TYPE_MSG = "Dict space element is not an instance of Space: key={key!r}, space={space}"
+DUPLICATE_KEY_MSG = "Dict space key '{key}' is given twice: in `spaces` and as a keyword argument"
+SUBSPACE_TYPE_MSG = (
+    "every value of a Dict space must be a vecgym Space, got key={key!r} with value {space}"
+)
 SETITEM_TYPE_MSG = "Dict space item {key!r} must be a vecgym Space, actual type: {type}"
-SEED_KEYS_MSG = "The seed keys {seed_keys} must be the space keys {space_keys}"
-SEED_TYPE_MSG = "Expected seed type: dict, int or None, actual type: {type}"
-MASK_TYPE_MSG = "Expected `{kind}` to be a dict, actual type: {type}"
+SEED_KEYS_MSG = "a dict seed must have exactly the space's keys {space_keys}, got {seed_keys}"
+SEED_TYPE_MSG = (
+    "a Dict space seed must be None, an int or a dict with the space's keys, got type {type}"
+)
+MASK_TYPE_MSG = "`{kind}` for a Dict space sample must be a dict, got type {type}"
 MASK_KEYS_MSG = "Expected the keys of `{kind}` to be the space keys {space_keys}, got {keys}"
 
 

@@ -19,21 +19,21 @@ __all__ = ["Discrete"]
 
 # --- message templates ----------------------------------------------------------------------------
 N_TYPE_MSG = "Discrete n must be an integer, got {!r} of type {}"
-N_VALUE_MSG = "Discrete n (the number of elements) must be positive, got {}"
+N_VALUE_MSG = "Discrete n (the size of the space) must be >= 1, got {}"
 START_TYPE_MSG = "Discrete start must be an integer, got {!r} of type {}"
-DTYPE_NONE_MSG = "Discrete dtype must be given, got None"
-DTYPE_KIND_MSG = "Discrete dtype must be an integer dtype, got {}"
+DTYPE_NONE_MSG = "Discrete needs an explicit dtype, got dtype=None"
+DTYPE_KIND_MSG = "Discrete needs a dtype of integer kind, got {}"
 RANGE_MSG = (
     "Discrete n, start and the largest element start + n - 1 must fit dtype {dtype} "
     "(range [{low}, {high}]), got n={n}, start={start}, start + n - 1 = {top}"
 )
-BOTH_GIVEN_MSG = "only one of `mask` or `probability` can be given, got mask={!r}, probability={!r}"
+BOTH_GIVEN_MSG = "`mask` and `probability` exclude each other, got mask={!r}, probability={!r}"
 ARRAY_TYPE_MSG = "the sample {name} must be a numpy.ndarray, got {type}"
 ARRAY_DTYPE_MSG = "the sample {name} must have dtype {expected}, got {actual}"
 ARRAY_SHAPE_MSG = "the sample {name} must have shape {expected}, got {actual}"
-MASK_VALUES_MSG = "the values of the sample mask must be 0 or 1, got {}"
-PROBABILITY_VALUES_MSG = "the values of the sample probability must lie in [0, 1], got {}"
-PROBABILITY_SUM_MSG = "the values of the sample probability must sum to 1, got a sum of {}"
+MASK_VALUES_MSG = "a sample mask may hold only 0 and 1, got {}"
+PROBABILITY_VALUES_MSG = "every entry of a sample probability must lie in [0, 1], got {}"
+PROBABILITY_SUM_MSG = "a sample probability must add up to 1, got a total of {}"
 
 
 # --- helpers shared with MultiDiscrete and Text ---------------------------------------------------

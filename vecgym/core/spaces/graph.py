@@ -16,20 +16,21 @@ from vecgym.core.spaces.tuple import BOTH_MASKS_MSG, SUBSEED_BOUND, is_int_seed
 
 __all__ = ["Graph", "GraphInstance"]
 
-NODE_SPACE_TYPE_MSG = "Graph expected the node space to be a vecgym Space, actual type: {type}"
-EDGE_SPACE_TYPE_MSG = (
-    "Graph expected the edge space to be a vecgym Space or None, actual type: {type}"
-)
+NODE_SPACE_TYPE_MSG = "Graph node_space must be a vecgym Space, got type {type}"
+EDGE_SPACE_TYPE_MSG = "Graph edge_space must be a vecgym Space or None, got type {type}"
 SEED_LENGTH_MSG = (
-    "Expected a seed of {expected} values (for the Graph, its node space{edge}), got {got} values"
+    "a Graph space seed given as a list / tuple must hold {expected} ints (one each for the Graph, "
+    "its node space{edge}), got {got}"
 )
-SEED_TYPE_MSG = "Expected None, an int, or a tuple / list of ints, actual type: {type}"
-NUM_NODES_MSG = "The number of nodes must be greater than 0, actual value: {value}"
-NUM_EDGES_MSG = "The number of edges must be greater than or equal to 0, actual value: {value}"
-EDGES_WITHOUT_SPACE_MSG = "The number of edges is set ({num_edges}) but the edge space is None."
+SEED_TYPE_MSG = "a Graph space seed must be None, an int or a list / tuple of ints, got type {type}"
+NUM_NODES_MSG = "num_nodes must be >= 1, got {value}"
+NUM_EDGES_MSG = "num_edges must be >= 0, got {value}"
+EDGES_WITHOUT_SPACE_MSG = (
+    "num_edges={num_edges} asks for edges, but this Graph space has no edge space"
+)
 JSON_EDGES_MSG = "A JSON graph with edges must belong to a Graph space with an edge space"
 MASK_FORM_MSG = (
-    "Expected `{kind}` to be a tuple (node {kind}, edge {kind}), actual value: {value!r}"
+    "`{kind}` for a Graph sample must be a pair (node {kind}, edge {kind}), got {value!r}"
 )
 
 # Links of sampled edges are stored with this dtype, as in Gymnasium.

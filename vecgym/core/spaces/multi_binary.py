@@ -19,9 +19,11 @@ from vecgym.core.spaces.space import Space
 __all__ = ["MultiBinary"]
 
 # --- message templates ----------------------------------------------------------------------------
-N_TYPE_MSG = "MultiBinary n must be an int or a sequence of ints, got {!r} of type {}"
-N_VALUE_MSG = "MultiBinary n (the counts) must be positive, got {}"
-MASK_VALUES_MSG = "the values of the sample mask must be 0, 1 or 2, got {}"
+N_TYPE_MSG = (
+    "MultiBinary n must be an integer or a sequence of integers (the shape), got {!r} of type {}"
+)
+N_VALUE_MSG = "MultiBinary n must hold only positive sizes, got {}"
+MASK_VALUES_MSG = "a MultiBinary sample mask may hold only 0, 1 and 2, got {}"
 
 
 class MultiBinary(Space[npt.NDArray[np.int8]]):

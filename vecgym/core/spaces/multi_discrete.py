@@ -22,11 +22,11 @@ from vecgym.core.spaces.space import MaskNDArray, Space
 __all__ = ["MultiDiscrete"]
 
 # --- message templates ----------------------------------------------------------------------------
-DTYPE_NONE_MSG = "MultiDiscrete dtype must be given explicitly, got None"
-DTYPE_KIND_MSG = "MultiDiscrete dtype must be an integer dtype, got {}"
+DTYPE_NONE_MSG = "MultiDiscrete needs an explicit dtype, got dtype=None"
+DTYPE_KIND_MSG = "MultiDiscrete needs a dtype of integer kind, got {}"
 VALUES_TYPE_MSG = "MultiDiscrete {name} must be an array-like of integers, got {value!r}"
-SHAPES_DIFFER_MSG = "MultiDiscrete start and nvec must have the same shape, got {} and {}"
-NVEC_VALUE_MSG = "MultiDiscrete nvec (the counts) must all be positive, got {}"
+SHAPES_DIFFER_MSG = "MultiDiscrete start has shape {} and nvec has shape {}; the shapes must match"
+NVEC_VALUE_MSG = "MultiDiscrete nvec must hold only positive counts, got {}"
 VALUES_RANGE_MSG = (
     "MultiDiscrete {name} must lie in the range [{low}, {high}] of dtype {dtype}, got {value}"
 )
@@ -37,7 +37,9 @@ RANGE_MSG = (
 MASK_TUPLE_MSG = (
     "the sample {name} for nvec {nvec} must be a tuple of {length} entries, got {value!r}"
 )
-LEN_WARNING = "Getting the length of a multi-dimensional MultiDiscrete space."
+LEN_WARNING = (
+    "len() of a MultiDiscrete space whose nvec has several axes counts only the first axis"
+)
 
 
 class MultiDiscrete(Space[npt.NDArray[np.integer[Any]]]):

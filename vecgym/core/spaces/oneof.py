@@ -30,7 +30,7 @@ SEED_LENGTH_MSG = (
     "Expected one seed for the OneOf space followed by one per subspace: got {got} seeds, "
     "expected {expected}"
 )
-SEED_TYPE_MSG = "Expected None, an int, or a tuple / list of ints, actual type: {type}"
+SEED_TYPE_MSG = "a OneOf space seed must be None, an int or a list / tuple of ints, got type {type}"
 
 
 class OneOf(Space[tuple[int, Any]], Generic[T_co]):

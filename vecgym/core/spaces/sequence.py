@@ -20,21 +20,24 @@ __all__ = ["Sequence"]
 # (mean length 4), as in Gymnasium.
 GEOMETRIC_P = 0.25
 
-FEATURE_TYPE_MSG = "Sequence expected the feature space to be a vecgym Space, actual type: {type}"
+FEATURE_TYPE_MSG = "Sequence feature space must be a vecgym Space, got type {type}"
 SEED_LENGTH_MSG = (
-    "Expected a seed of two values, for the Sequence and for its feature space, got {got} values"
+    "a Sequence space seed given as a list / tuple must hold 2 ints (one each for the Sequence and "
+    "its feature space), got {got}"
 )
-SEED_TYPE_MSG = "Expected None, an int, or a tuple / list of two ints, actual type: {type}"
+SEED_TYPE_MSG = (
+    "a Sequence space seed must be None, an int or a list / tuple of two ints, got type {type}"
+)
 MASK_FORM_MSG = (
-    "Expected `{kind}` to be a tuple (length {kind}, feature space {kind}), actual value: {value!r}"
+    "`{kind}` for a Sequence sample must be a pair (length {kind}, feature space {kind}), got "
+    "{value!r}"
 )
-LENGTH_NEGATIVE_MSG = "The length part of `{kind}` must be >= 0, actual value: {value}"
-LENGTH_NDIM_MSG = "The length array of `{kind}` must be 1-dimensional, actual shape: {shape}"
-LENGTHS_NEGATIVE_MSG = "Every length in the length array of `{kind}` must be >= 0, got {value}"
-LENGTH_DTYPE_MSG = "The length array of `{kind}` must have an integer dtype, actual dtype: {dtype}"
+LENGTH_NEGATIVE_MSG = "the length in `{kind}` must be >= 0, got {value}"
+LENGTH_NDIM_MSG = "the array of lengths in `{kind}` must be 1-D, got shape {shape}"
+LENGTHS_NEGATIVE_MSG = "every entry of the array of lengths in `{kind}` must be >= 0, got {value}"
+LENGTH_DTYPE_MSG = "the array of lengths in `{kind}` must have an integer dtype, got {dtype}"
 LENGTH_TYPE_MSG = (
-    "The length part of `{kind}` must be None, an integer or a numpy array of integers, "
-    "actual type: {type}"
+    "the length in `{kind}` must be None, an integer or a numpy array of integers, got type {type}"
 )
 
 

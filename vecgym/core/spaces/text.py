@@ -27,17 +27,17 @@ alphanumeric: frozenset[str] = frozenset(
 
 # --- message templates ----------------------------------------------------------------------------
 LENGTH_TYPE_MSG = "Text {name} must be an integer, got {value!r} of type {type}"
-MIN_LENGTH_MSG = "Text min_length must be non-negative, got {}"
-LENGTHS_ORDER_MSG = (
-    "Text min_length must be less than or equal to max_length, got min_length={}, max_length={}"
-)
+MIN_LENGTH_MSG = "Text min_length must be >= 0, got {}"
+LENGTHS_ORDER_MSG = "Text min_length must not exceed max_length, got min_length={}, max_length={}"
 CHARSET_TYPE_MSG = "Text charset must be a string or a set of characters, got {!r}"
 CHARSET_ELEMENT_MSG = "Text charset elements must be single-character strings, got {}"
 CHARSET_ELEMENT_TYPE_MSG = "Text charset elements must be strings, got elements of types {}"
 MASK_TUPLE_MSG = "the Text sample {name} must be a tuple (length, array), got {value!r}"
-MASK_LENGTH_TYPE_MSG = "the Text sample length must be an integer or None, got {!r} of type {}"
+MASK_LENGTH_TYPE_MSG = (
+    "the `length` of a Text sample must be None or an integer, got {!r} of type {}"
+)
 MASK_LENGTH_RANGE_MSG = "the Text sample length must lie in [{}, {}], got {}"
-MASK_VALUES_MSG = "the values of the Text sample mask must be 0 or 1, got {}"
+MASK_VALUES_MSG = "a Text sample mask may hold only 0 and 1, got {}"
 NO_CHARACTER_MSG = (
     "cannot sample a Text value: min_length is {} but the mask allows no character "
     "(an all-zero mask only gives the empty string, which needs min_length == 0)"

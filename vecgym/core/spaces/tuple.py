@@ -16,14 +16,13 @@ from vecgym.core.spaces.space import Space
 __all__ = ["Tuple"]
 
 
-SUBSPACE_TYPE_MSG = "{space} does not inherit from `vecgym.Space`, actual type: {type}"
+SUBSPACE_TYPE_MSG = "every subspace must be a vecgym Space, got {space} of type {type}"
 SEED_LENGTH_MSG = "Expected one seed per subspace: got {got} seeds for {expected} subspaces"
-SEED_TYPE_MSG = "Expected seed type: list, tuple, int or None, actual type: {type}"
+SEED_TYPE_MSG = "a Tuple space seed must be None, an int or a list / tuple of ints, got type {type}"
 BOTH_MASKS_MSG = (
-    "Only one of `mask` or `probability` can be provided, actual values: "
-    "mask={mask}, probability={probability}"
+    "`mask` and `probability` exclude each other, got mask={mask}, probability={probability}"
 )
-MASK_TYPE_MSG = "Expected `{kind}` to be a tuple, actual type: {type}"
+MASK_TYPE_MSG = "`{kind}` must be a tuple with one entry per subspace, got type {type}"
 MASK_LENGTH_MSG = "Expected `{kind}` to have length {expected} (one per subspace), got {got}"
 
 

@@ -56,31 +56,29 @@ __all__ = [
 T = TypeVar("T")
 FlatType: TypeAlias = NDArray[Any] | dict[str, Any] | tuple[Any, ...] | GraphInstance
 
-UNKNOWN_SPACE_MSG = "Unknown space: `{space}`"
+UNKNOWN_SPACE_MSG = "no implementation is registered for the type of the space `{space}`"
 NOT_FLATTENABLE_MSG = (
-    "{space} cannot be flattened to a numpy array, probably because it contains a `Graph` or "
-    "`Sequence` subspace"
+    "{space} has no flat numpy form: a Graph or Sequence inside it has no fixed size"
 )
 NO_DTYPE_MSG = (
-    "{space} has no dtype, so it cannot be flattened to a numpy array (it probably contains a "
-    "`Graph` or `Sequence` subspace)"
+    "{space} has no single dtype to flatten into (a Graph or Sequence inside it has none)"
 )
-GRAPH_FLATDIM_MSG = "Cannot get the flattened size of a Graph space: its size is dynamic"
+GRAPH_FLATDIM_MSG = "a Graph space has no fixed flat dimension: its numbers of nodes and edges vary"
 NOT_ONE_HOT_MSG = (
-    "{x} is not a valid one-hot encoding and cannot be unflattened to {space} (not every value "
-    "of a flattened space can be unflattened)"
+    "{x} cannot be unflattened to {space}: a flattened Discrete value is a one-hot vector, and "
+    "this array has no nonzero entry"
 )
 NOT_MULTI_ONE_HOT_MSG = (
-    "{x} is not a concatenation of one-hot encodings and cannot be unflattened to {space} (not "
-    "every value of a flattened space can be unflattened)"
+    "{x} cannot be unflattened to {space}: a flattened MultiDiscrete value is one one-hot vector "
+    "per entry of nvec, concatenated, and this array has no nonzero entry"
 )
-FLAT_ARRAY_EXPECTED_MSG = (
-    "{space} is numpy-flattenable, so unflatten expects a numpy array, got {type}"
-)
+FLAT_ARRAY_EXPECTED_MSG = "unflatten to {space} takes a numpy array (its flat form), got {type}"
 FLAT_FORM_EXPECTED_MSG = (
-    "{space} is not numpy-flattenable, so unflatten expects a {form}, got {type}"
+    "unflatten to {space} takes a {form} (the space has no flat numpy form), got {type}"
 )
-GENERIC_EQUIV_MSG = "is_space_dtype_shape_equiv does not support generic vecgym Spaces, got {type}"
+GENERIC_EQUIV_MSG = (
+    "is_space_dtype_shape_equiv compares only vecgym's built-in space types, got {type}"
+)
 EQUIV_NOT_A_SPACE_MSG = "is_space_dtype_shape_equiv expects two Spaces, got {type_1} and {type_2}"
 
 

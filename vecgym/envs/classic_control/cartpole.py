@@ -29,11 +29,9 @@ from vecgym.vector.vector_env import AutoresetMode
 __all__ = ["CartPoleEnv", "CartPoleVectorEnv"]
 
 RESET_NEEDED_MSG = "call reset() before step()"
-#: Gymnasium's wording, kept so that warning filters written for it keep matching.
 STEP_AFTER_TERMINATED_MSG = (
-    "You are calling 'step()' even though this environment has already returned terminated = "
-    "True. You should always call 'reset()' once you receive 'terminated = True' -- any further "
-    "steps are undefined behavior."
+    "step() was called after the episode terminated, which gives undefined results; call reset() "
+    "to start a new episode"
 )
 
 _CART_COLOR = (0, 0, 0)
