@@ -10,7 +10,10 @@
 
 Gymnasium encodes with moviepy; vecgym encodes with imageio-ffmpeg (which ships its own ffmpeg
 binary), so the extra keyword arguments of :func:`save_video` are the two moviepy clip arguments
-that set the frame rate (``fps`` or ``durations``) rather than every moviepy option.
+that set the frame rate (``fps`` or ``durations``) rather than every moviepy option. Every video
+holds every frame of its clip: moviepy's ``ImageSequenceClip`` adds up the frame durations in
+floating point and, for some lengths and frame rates, drops the last frame (8 frames at 10 fps,
+6 at 30; moviepy issue #2507), so Gymnasium's videos can be one frame short. vecgym's are not.
 """
 
 from __future__ import annotations
