@@ -19,6 +19,8 @@ from collections.abc import Iterator
 import psutil
 import pytest
 
+from tests.support.headless_pygame import PygameRecord, pygame_window_record
+
 SHM_DIR = "/dev/shm"
 LEAK_GRACE_S = 5.0
 
@@ -180,6 +182,12 @@ def sb3_log_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
         yield
     finally:
         os.environ.pop("SB3_LOGDIR", None)
+
+
+@pytest.fixture
+def pygame_window(monkeypatch: pytest.MonkeyPatch) -> Iterator[PygameRecord]:
+    """The real pygame, headless (SDL's dummy driver), noting what a window is given."""
+    yield from pygame_window_record(monkeypatch)
 
 
 # --- the `slow` marker ----------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""HumanRendering (with a fake pygame), AddWhiteNoise and ObstructView."""
+"""HumanRendering (in a headless window of the real pygame), AddWhiteNoise and ObstructView."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import vecgym
-from tests.support.fake_pygame import make_fake_pygame
+from tests.support.headless_pygame import PygameRecord
 from tests.support.messages import message_pattern
 from tests.support.registry_envs import ArgEnv, NoMetadataRenderEnv
 from vecgym import error
@@ -28,13 +28,6 @@ from vecgym.wrappers.rendering import (
 
 
 # --- HumanRendering -------------------------------------------------------------------------------
-@pytest.fixture
-def fake_pygame(monkeypatch: pytest.MonkeyPatch) -> Any:
-    module = make_fake_pygame()
-    monkeypatch.setitem(sys.modules, "pygame", module)
-    return module
-
-
 class _WideEnv(ArgEnv):
     """Renders a (2, 3) frame whose pixel (row, col) holds ``10 * row + col + count``."""
 
@@ -44,7 +37,7 @@ class _WideEnv(ArgEnv):
         return np.repeat(frame[..., None], 3, axis=2)
 
 
-def test_human_rendering_shows_each_frame(fake_pygame: Any) -> None:
+def test_human_rendering_shows_each_frame(pygame_window: PygameRecord) -> None:
     env = HumanRendering(_WideEnv(render_mode="rgb_array"))
     assert env.render_mode == "human"
     assert "human" in env.metadata["render_modes"]
@@ -52,22 +45,23 @@ def test_human_rendering_shows_each_frame(fake_pygame: Any) -> None:
     env.reset(seed=0)
     env.step(0)
     env.render()  # returns nothing: frames are shown by reset and step
-    assert len(fake_pygame.shown) == 2
+    assert len(pygame_window.shown) == 2
     # surfaces are column-major: shown[i][x, y] is the frame's pixel (row y, column x)
     expected = np.asarray(env.env.render()).transpose(1, 0, 2)
-    np.testing.assert_array_equal(fake_pygame.shown[-1], expected)
-    assert fake_pygame.ticks == [4, 4]  # metadata["render_fps"]
+    np.testing.assert_array_equal(pygame_window.shown[-1], expected)
+    assert pygame_window.ticks == [4, 4]  # metadata["render_fps"]
+    np.testing.assert_array_equal(pygame_window.window_pixels(), env.env.render())
     env.close()
-    assert fake_pygame.events[-2:] == ["display.quit", "quit"]
+    assert not pygame_window.window_open
 
 
-def test_human_rendering_list_mode_shows_last_frame(fake_pygame: Any) -> None:
+def test_human_rendering_list_mode_shows_last_frame(pygame_window: PygameRecord) -> None:
     inner = RenderCollection(ArgEnv(render_mode="rgb_array"))
     env = HumanRendering(inner)
     env.reset(seed=0)
     env.step(0)
     env.step(0)
-    assert [int(frame[0, 0, 0]) for frame in fake_pygame.shown] == [0, 1, 2]
+    assert [int(frame[0, 0, 0]) for frame in pygame_window.shown] == [0, 1, 2]
     assert inner.render() == []  # the wrapper emptied the collection
     env.close()
 
@@ -93,12 +87,12 @@ def test_human_rendering_needs_render_fps() -> None:
         HumanRendering(env)
 
 
-def test_human_rendering_without_render_modes_metadata(fake_pygame: Any) -> None:
+def test_human_rendering_without_render_modes_metadata(pygame_window: PygameRecord) -> None:
     env = HumanRendering(NoMetadataRenderEnv(render_mode="rgb_array"))
     assert env.metadata["render_modes"] == ["human"]
 
 
-def test_human_rendering_frame_size_must_not_change(fake_pygame: Any) -> None:
+def test_human_rendering_frame_size_must_not_change(pygame_window: PygameRecord) -> None:
     base = ArgEnv(render_mode="rgb_array")
     env = HumanRendering(base)
     env.reset(seed=0)

@@ -11,7 +11,7 @@ import pytest
 
 import vecgym
 import vecgym.envs.classic_control as vecgym_cc
-from tests.support.fake_pygame import make_fake_pygame
+from tests.support.headless_pygame import PygameRecord
 from tests.support.messages import message_pattern
 from vecgym import error
 from vecgym.envs._render_base import NO_RENDER_MODE_MSG, UNSUPPORTED_RENDER_MODE_MSG
@@ -128,19 +128,21 @@ def test_human_mode_through_make_without_the_extra(monkeypatch: pytest.MonkeyPat
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_human_mode_shows_every_reset_and_step(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    fake = make_fake_pygame()
-    monkeypatch.setitem(sys.modules, "pygame", fake)
+def test_human_mode_shows_every_reset_and_step(name: str, pygame_window: PygameRecord) -> None:
     _, shape, action = ENVS[name]
     env = getattr(vecgym_cc, name)(render_mode="human")
     env.reset(seed=0)
     env.step(action)
     assert env.render() is None
-    assert len(fake.shown) == 3
-    assert fake.shown[0].shape == (shape[1], shape[0], 3)  # pygame surfaces are (x, y)
-    assert fake.ticks == [env.metadata["render_fps"]] * 3
+    assert len(pygame_window.shown) == 3
+    assert pygame_window.shown[0].shape == (shape[1], shape[0], 3)  # pygame surfaces are (x, y)
+    assert pygame_window.ticks == [env.metadata["render_fps"]] * 3
+    twin = getattr(vecgym_cc, name)(render_mode="rgb_array")
+    twin.reset(seed=0)
+    twin.step(action)
+    np.testing.assert_array_equal(pygame_window.window_pixels(), twin.render())
     env.close()
-    assert "quit" in fake.events
+    assert not pygame_window.window_open
     assert not env.isopen
 
 

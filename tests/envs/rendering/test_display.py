@@ -7,7 +7,7 @@ import sys
 import numpy as np
 import pytest
 
-from tests.support.fake_pygame import make_fake_pygame
+from tests.support.headless_pygame import PygameRecord
 from tests.support.messages import message_pattern
 from vecgym import error
 from vecgym.envs.rendering.display import HUMAN_EXTRA_MSG, HumanDisplay, import_display_backend
@@ -23,26 +23,24 @@ def test_missing_backend_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> Non
     display.close()
 
 
-def test_show_blits_the_frame_transposed_and_ticks(monkeypatch: pytest.MonkeyPatch) -> None:
-    fake = make_fake_pygame()
-    monkeypatch.setitem(sys.modules, "pygame", fake)
+def test_show_blits_the_frame_transposed_and_ticks(pygame_window: PygameRecord) -> None:
     display = HumanDisplay(4, 3, fps=12)
     assert not display.is_open
     frame = np.arange(36, dtype=np.uint8).reshape(3, 4, 3)
     display.show(frame)
-    display.show(frame)
+    display.show(frame[::-1].copy())
     assert display.is_open
-    assert len(fake.shown) == 2
-    np.testing.assert_array_equal(fake.shown[0], frame.transpose(1, 0, 2))  # pygame is (x, y)
-    assert fake.ticks == [12, 12]
+    assert len(pygame_window.shown) == 2
+    np.testing.assert_array_equal(pygame_window.shown[0], frame.transpose(1, 0, 2))  # (x, y)
+    np.testing.assert_array_equal(pygame_window.window_pixels(), frame[::-1])  # the last one
+    assert pygame_window.ticks == [12, 12]
     display.close()
     display.close()  # idempotent
     assert not display.is_open
-    assert fake.events.count("quit") == 1
+    assert not pygame_window.window_open
 
 
-def test_show_rejects_a_frame_of_the_wrong_shape(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(sys.modules, "pygame", make_fake_pygame())
+def test_show_rejects_a_frame_of_the_wrong_shape(pygame_window: PygameRecord) -> None:
     display = HumanDisplay(4, 3, fps=10)
     with pytest.raises(ValueError, match=r"shape \(3, 4, 3\)"):
         display.show(np.zeros((4, 3, 3), dtype=np.uint8))

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import sys
 import warnings
 
 import pytest
 
 import vecgym
-from tests.support.fake_pygame import make_fake_pygame
+from tests.support.headless_pygame import PygameRecord
 from vecgym.utils.env_checker import check_env
 
 ENV_IDS = [
@@ -22,9 +21,8 @@ ENV_IDS = [
 
 
 @pytest.mark.parametrize("env_id", ENV_IDS)
-def test_check_env_passes(env_id: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    # "human" mode is checked too, against a stand-in display backend (pygame is an extra).
-    monkeypatch.setitem(sys.modules, "pygame", make_fake_pygame())
+def test_check_env_passes(env_id: str, pygame_window: PygameRecord) -> None:
+    # "human" mode is checked too, in a headless pygame window (pygame is an extra).
     env = vecgym.make(env_id)
     with warnings.catch_warnings():
         warnings.simplefilter("error")

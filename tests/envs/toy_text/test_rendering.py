@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import vecgym
-from tests.support.fake_pygame import make_fake_pygame
+from tests.support.headless_pygame import PygameRecord
 from tests.support.messages import message_pattern
 from vecgym import error
 from vecgym.envs._render_base import NO_RENDER_MODE_MSG, UNSUPPORTED_RENDER_MODE_MSG
@@ -160,19 +160,25 @@ def test_human_mode_without_the_extra_names_it(
 
 @pytest.mark.parametrize(("cls", "kwargs", "shape"), FRAMES[:1] + FRAMES[4:], ids=str)
 def test_human_mode_shows_each_frame(
-    cls: type[Any], kwargs: dict[str, Any], shape: tuple[int, int, int], monkeypatch: Any
+    cls: type[Any],
+    kwargs: dict[str, Any],
+    shape: tuple[int, int, int],
+    pygame_window: PygameRecord,
 ) -> None:
-    fake = make_fake_pygame()
-    monkeypatch.setitem(sys.modules, "pygame", fake)
     env = cls(render_mode="human", **kwargs)
     env.reset(seed=0)
     env.step(1)
     assert env.render() is None
-    assert len(fake.shown) == 3  # reset, step, render
-    assert fake.shown[0].shape == (shape[1], shape[0], 3)  # surfaces are (width, height)
-    assert fake.ticks == [cls.metadata["render_fps"]] * 3
+    assert len(pygame_window.shown) == 3  # reset, step, render
+    assert pygame_window.shown[0].shape == (shape[1], shape[0], 3)  # surfaces are (width, height)
+    assert pygame_window.ticks == [cls.metadata["render_fps"]] * 3
+    twin = cls(render_mode="rgb_array", **kwargs)
+    twin.reset(seed=0)
+    twin.step(1)
+    np.testing.assert_array_equal(pygame_window.window_pixels(), twin.render())
     env.close()
     env.close()
+    assert not pygame_window.window_open
 
 
 def test_ansi_through_make_and_render_collection() -> None:
