@@ -18,6 +18,7 @@ import pytest
 import vecgym
 from tests.support.messages import message_pattern
 from tests.support.registry_envs import ArgEnv
+from tests.support.videos import assert_as_moviepy_wrote, decode_mp4
 from vecgym import error
 from vecgym.wrappers import RecordVideo, RenderCollection
 from vecgym.wrappers import rendering as rendering_module
@@ -246,3 +247,76 @@ def test_real_encoder_rejects_non_image_frames(tmp_path: Path) -> None:
     encode = rendering_module.load_video_encoder()
     with pytest.raises(ValueError, match="a video frame must be a uint8 array"):
         encode([np.zeros((4, 4, 3), dtype=np.float32)], str(tmp_path / "x.mp4"), 30, True)
+
+
+# --- differential: the same videos as Gymnasium's RecordVideo -------------------------------------
+def _gray_counter_env(library: Any) -> Any:
+    """An env of ``library`` (gymnasium or vecgym) whose frame ``t`` (counted over its whole life,
+    resets included) is a flat 16x24 gray of ``30 * (t % 9)``; episodes last 7 steps (8 frames)."""
+
+    class GrayCounter(library.Env):  # type: ignore[name-defined, misc]
+        metadata = {"render_modes": ["rgb_array"], "render_fps": 10}
+        observation_space = library.spaces.Discrete(8)
+        action_space = library.spaces.Discrete(2)
+
+        def __init__(self, render_mode: str | None = None) -> None:
+            self.render_mode = render_mode
+            self.frames = -1
+            self.steps = 0
+
+        def reset(self, *, seed: int | None = None, options: Any = None) -> tuple[int, dict]:
+            super().reset(seed=seed)
+            self.frames, self.steps = self.frames + 1, 0
+            return 0, {}
+
+        def step(self, action: int) -> tuple[int, float, bool, bool, dict]:
+            self.frames, self.steps = self.frames + 1, self.steps + 1
+            return self.steps, 1.0, self.steps == 7, False, {}
+
+        def render(self) -> np.ndarray:
+            return np.full((16, 24, 3), 30 * (self.frames % 9), dtype=np.uint8)
+
+    return GrayCounter(render_mode="rgb_array")
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {},  # the capped cubic schedule: episodes 0 and 1
+        {"episode_trigger": lambda episode: episode in (2, 3), "name_prefix": "clip"},
+        {"step_trigger": lambda step: step % 12 == 3, "video_length": 5},
+        {"step_trigger": lambda step: step == 4, "episode_trigger": lambda episode: episode == 3},
+    ],
+)
+def test_same_videos_as_gymnasiums_record_video(tmp_path: Path, kwargs: dict[str, Any]) -> None:
+    """Both wrappers record the same env and encode for real (moviepy, imageio-ffmpeg);
+    ``assert_as_moviepy_wrote`` says what must match (moviepy drops the last frame of some clips:
+    CHANGELOG)."""
+    gymnasium = pytest.importorskip("gymnasium")
+    pytest.importorskip("moviepy")
+    handed: dict[str, list[int]] = {}
+
+    class NotingRecordVideo(gymnasium.wrappers.RecordVideo):  # type: ignore[misc]
+        """Gymnasium's wrapper, noting the frames of each video before it encodes them."""
+
+        def stop_recording(self) -> None:
+            if self.recorded_frames:
+                frames = [int(frame[0, 0, 0]) // 30 for frame in self.recorded_frames]
+                handed[f"{self._video_name}.mp4"] = frames
+            super().stop_recording()
+
+    for library, wrapper in [(gymnasium, NotingRecordVideo), (vecgym, RecordVideo)]:
+        env = wrapper(_gray_counter_env(library), str(tmp_path / library.__name__), **kwargs)
+        env.reset(seed=3)
+        for _ in range(40):
+            if any(env.step(0)[2:4]):
+                env.reset()
+        env.close()
+    theirs, ours = (
+        {
+            path.name: [round(float(frame.mean()) / 30) for frame in decode_mp4(path, 16, 24)]
+            for path in sorted((tmp_path / name).glob("*.mp4"))
+        }
+        for name in ("gymnasium", "vecgym")
+    )
+    assert_as_moviepy_wrote(handed, theirs, ours)
