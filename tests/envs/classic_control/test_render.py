@@ -141,6 +141,7 @@ def test_human_mode_shows_every_reset_and_step(name: str, pygame_window: PygameR
     twin.reset(seed=0)
     twin.step(action)
     np.testing.assert_array_equal(pygame_window.window_pixels(), twin.render())
+    twin.close()
     env.close()
     assert not pygame_window.window_open
     assert not env.isopen

@@ -176,6 +176,7 @@ def test_human_mode_shows_each_frame(
     twin.reset(seed=0)
     twin.step(1)
     np.testing.assert_array_equal(pygame_window.window_pixels(), twin.render())
+    twin.close()
     env.close()
     env.close()
     assert not pygame_window.window_open
