@@ -17,7 +17,7 @@ import pytest
 import vecgym
 from tests.support import checker_envs as ce
 from tests.support.checker_envs import CheckerEnv
-from tests.support.messages import message_pattern
+from tests.support.messages import exact_pattern, message_pattern
 from vecgym import error
 from vecgym.core import env_checker as ec
 from vecgym.core import passive_env_checker as pec
@@ -42,11 +42,6 @@ def recorded(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> list[str]:
 
 def _plain(message: str) -> str:
     return re.sub(r"\x1b\[\d+m", "", message).removeprefix("WARN: ")
-
-
-def exactly(template: str, **fields: Any) -> str:
-    """A ``match`` pattern for exactly ``template`` filled with ``fields``."""
-    return f"^{message_pattern(template, **fields)}$"
 
 
 def assert_messages(messages: list[str], patterns: list[str]) -> None:
@@ -247,7 +242,7 @@ def test_wrapped_env_warns() -> None:
 
 
 def test_not_an_env() -> None:
-    with pytest.raises(TypeError, match=exactly(ec.MSG_NOT_AN_ENV, actual=str)):
+    with pytest.raises(TypeError, match=exact_pattern(ec.MSG_NOT_AN_ENV, actual=str)):
         ec.check_env("Error")  # type: ignore[arg-type]
 
 
@@ -263,12 +258,14 @@ def test_missing_spaces(kwargs: dict[str, Any], message: str) -> None:
         observation_space=kwargs.get("observation_space", Box(0.0, 1.0, (2,), np.float32)),
         action_space=kwargs.get("action_space", Discrete(2)),
     )
-    with pytest.raises(AttributeError, match=exactly(message)):
+    with pytest.raises(AttributeError, match=exact_pattern(message)):
         ec.check_env(test_env)
 
 
 def test_space_checks_run_first() -> None:
-    with pytest.raises(AssertionError, match=exactly(pec.MSG_EMPTY_DICT, space_type="action")):
+    with pytest.raises(
+        AssertionError, match=exact_pattern(pec.MSG_EMPTY_DICT, space_type="action")
+    ):
         ec.check_env(env(action_space=Dict()))
 
 
@@ -276,14 +273,14 @@ def test_space_checks_run_first() -> None:
 @pytest.mark.parametrize(
     ("reset", "kind", "pattern"),
     [
-        (lambda self: (self.sample_obs(), {}), error.Error, exactly(ec.MSG_RESET_NO_SEED)),
-        (ce.reset_ignoring_seed, AssertionError, exactly(ec.MSG_RESET_RNG_NOT_SEEDED)),
-        (ce.reset_own_generator, AssertionError, exactly(ec.MSG_RESET_SAME_SEED_RNG_DIFFERS)),
-        (ce.reset_fixed_seed, AssertionError, exactly(ec.MSG_RESET_OTHER_SEED_RNG_SAME)),
+        (lambda self: (self.sample_obs(), {}), error.Error, exact_pattern(ec.MSG_RESET_NO_SEED)),
+        (ce.reset_ignoring_seed, AssertionError, exact_pattern(ec.MSG_RESET_RNG_NOT_SEEDED)),
+        (ce.reset_own_generator, AssertionError, exact_pattern(ec.MSG_RESET_SAME_SEED_RNG_DIFFERS)),
+        (ce.reset_fixed_seed, AssertionError, exact_pattern(ec.MSG_RESET_OTHER_SEED_RNG_SAME)),
         (
             ce.reset_returning(lambda self: (np.full(2, 5.0, np.float32), {})),
             AssertionError,
-            exactly(ec.MSG_RESET_OBS_OUTSIDE, call="seed=123"),
+            exact_pattern(ec.MSG_RESET_OBS_OUTSIDE, call="seed=123"),
         ),
     ],
 )
@@ -309,7 +306,7 @@ def test_check_reset_seed_determinism_wraps_type_errors() -> None:
         raise TypeError("bad seed type")
 
     with pytest.raises(
-        AssertionError, match=exactly(ec.MSG_RESET_SEED_TYPE_ERROR, exc="bad seed type")
+        AssertionError, match=exact_pattern(ec.MSG_RESET_SEED_TYPE_ERROR, exc="bad seed type")
     ) as info:
         ec.check_reset_seed_determinism(env(reset=reset))
     assert isinstance(info.value.__cause__, TypeError)
@@ -364,7 +361,8 @@ def test_check_reset_options() -> None:
         return self.sample_obs(), {}
 
     with pytest.raises(
-        AssertionError, match=exactly(ec.MSG_RESET_OPTIONS_TYPE_ERROR, exc="no options please")
+        AssertionError,
+        match=exact_pattern(ec.MSG_RESET_OPTIONS_TYPE_ERROR, exc="no options please"),
     ):
         ec.check_reset_options(env(reset=reset))
 
@@ -399,12 +397,12 @@ def test_check_seed_deprecation() -> None:
 @pytest.mark.parametrize(
     ("value", "pattern"),
     [
-        (lambda self: [self.sample_obs(), {}], exactly(ec.MSG_RESET_NOT_TUPLE, actual=list)),
-        ((1, 2, 3), exactly(ec.MSG_RESET_NOT_PAIR, length=3)),
-        (lambda self: (self.sample_obs() + 2, {}), exactly(ec.MSG_RESET_FIRST_OUTSIDE)),
+        (lambda self: [self.sample_obs(), {}], exact_pattern(ec.MSG_RESET_NOT_TUPLE, actual=list)),
+        ((1, 2, 3), exact_pattern(ec.MSG_RESET_NOT_PAIR, length=3)),
+        (lambda self: (self.sample_obs() + 2, {}), exact_pattern(ec.MSG_RESET_FIRST_OUTSIDE)),
         (
             lambda self: (self.sample_obs(), ["key", "value"]),
-            exactly(ec.MSG_RESET_INFO_NOT_DICT, actual=list),
+            exact_pattern(ec.MSG_RESET_INFO_NOT_DICT, actual=list),
         ),
     ],
 )
@@ -415,7 +413,7 @@ def test_check_reset_return_type(value: Any, pattern: str) -> None:
 
 def test_check_env_rejects_wrong_obs_dtype() -> None:
     wrong_dtype = ce.reset_returning(lambda self: (np.zeros(2, np.float64), {}))
-    with pytest.raises(AssertionError, match=exactly(ec.MSG_RESET_FIRST_OUTSIDE)):
+    with pytest.raises(AssertionError, match=exact_pattern(ec.MSG_RESET_FIRST_OUTSIDE)):
         ec.check_env(env(reset=wrong_dtype))
 
 
@@ -423,9 +421,9 @@ def test_check_env_rejects_wrong_obs_dtype() -> None:
 @pytest.mark.parametrize(
     ("step", "pattern"),
     [
-        (ce.step_unseeded_obs, exactly(ec.MSG_STEP_NOT_EQUIVALENT, what="observations")),
-        (ce.step_unseeded_reward, exactly(ec.MSG_STEP_NOT_EQUIVALENT, what="rewards")),
-        (ce.step_unseeded_info, exactly(ec.MSG_STEP_NOT_EQUIVALENT, what="info")),
+        (ce.step_unseeded_obs, exact_pattern(ec.MSG_STEP_NOT_EQUIVALENT, what="observations")),
+        (ce.step_unseeded_reward, exact_pattern(ec.MSG_STEP_NOT_EQUIVALENT, what="rewards")),
+        (ce.step_unseeded_info, exact_pattern(ec.MSG_STEP_NOT_EQUIVALENT, what="info")),
         (
             ce.step_returning(
                 lambda self: (
@@ -436,19 +434,19 @@ def test_check_env_rejects_wrong_obs_dtype() -> None:
                     {},
                 )
             ),
-            exactly(ec.MSG_STEP_NOT_EQUIVALENT, what="termination"),
+            exact_pattern(ec.MSG_STEP_NOT_EQUIVALENT, what="termination"),
         ),
         (
             ce.step_returning(lambda self: (self.sample_obs(), 0.0, False, True, {})),
-            exactly(ec.MSG_STEP_TRUNCATES),
+            exact_pattern(ec.MSG_STEP_TRUNCATES),
         ),
         (
             ce.step_returning(lambda self: (self.sample_obs(), 0.0, False, np.True_, {})),
-            exactly(ec.MSG_STEP_TRUNCATES),
+            exact_pattern(ec.MSG_STEP_TRUNCATES),
         ),
         (
             ce.step_returning(lambda self: (self.sample_obs(), 0.0, False, 0, {})),
-            exactly(ec.MSG_STEP_TRUNCATES),
+            exact_pattern(ec.MSG_STEP_TRUNCATES),
         ),
     ],
 )
@@ -513,7 +511,7 @@ def test_check_returned_data_not_reused() -> None:
     reused_obs = ce.step_returning(lambda self: (buffer, 0.0, False, False, {}))
     with pytest.raises(
         AssertionError,
-        match=exactly(
+        match=exact_pattern(
             ec.MSG_DATA_REUSED_OBS, source_1="env.step() (call 2)", source_2="env.step() (call 3)"
         ),
     ):
@@ -527,7 +525,7 @@ def test_check_returned_data_not_reused() -> None:
 
     with pytest.raises(
         AssertionError,
-        match=exactly(
+        match=exact_pattern(
             ec.MSG_DATA_REUSED_INFO,
             source_1="env.reset() (call 1)",
             source_2="env.reset() (call 4)",
@@ -550,7 +548,7 @@ def test_check_returned_data_not_reused_stops_at_episode_end() -> None:
 def test_check_env_catches_reused_buffers() -> None:
     buffer = np.zeros(2, np.float32)
     reused = ce.step_returning(lambda self: (buffer, 0.0, False, False, {}))
-    with pytest.raises(AssertionError, match=exactly(ec.MSG_DATA_REUSED_OBS)):
+    with pytest.raises(AssertionError, match=exact_pattern(ec.MSG_DATA_REUSED_OBS)):
         ec.check_env(env(step=reused), skip_render_check=True)
 
 

@@ -22,7 +22,7 @@ from tests.support.checker_envs import (
     reset_without_seed,
     step_returning,
 )
-from tests.support.messages import message_pattern
+from tests.support.messages import exact_pattern, message_pattern
 from vecgym import error
 from vecgym.core import passive_env_checker as pec
 from vecgym.core.spaces.box import CAST_WARNING
@@ -49,11 +49,6 @@ def assert_warnings(actual: list[tuple[type, str]], expected: list[tuple[type, s
     assert [category for category, _ in actual] == [category for category, _ in expected], actual
     for (_, message), (_, pattern) in zip(actual, expected, strict=True):
         assert re.fullmatch(pattern, message), (message, pattern)
-
-
-def exactly(template: str, **fields: Any) -> str:
-    """A ``match`` pattern for exactly ``template`` filled with ``fields``."""
-    return f"^{message_pattern(template, **fields)}$"
 
 
 def env(**kwargs: Any) -> CheckerEnv:
@@ -116,32 +111,34 @@ def test_action_space_equal_bounds_warns_but_inverted_bounds_do_not() -> None:
         (
             "error",
             TypeError,
-            exactly(pec.MSG_NOT_A_SPACE, space_type="observation", actual=str),
+            exact_pattern(pec.MSG_NOT_A_SPACE, space_type="observation", actual=str),
         ),
         (
             with_attr(Box(np.zeros(2), np.ones(2), dtype=np.float64), "low", np.zeros(3)),
             AssertionError,
-            exactly(pec.MSG_BOX_LOW_SHAPE["observation"], bound_shape=(3,), shape=(2,)),
+            exact_pattern(pec.MSG_BOX_LOW_SHAPE["observation"], bound_shape=(3,), shape=(2,)),
         ),
         (
             with_attr(Box(np.zeros(2), np.ones(2), dtype=np.float64), "high", np.ones(3)),
             AssertionError,
-            exactly(pec.MSG_BOX_HIGH_SHAPE["observation"], bound_shape=(3,), shape=(2,)),
+            exact_pattern(pec.MSG_BOX_HIGH_SHAPE["observation"], bound_shape=(3,), shape=(2,)),
         ),
         (
             with_attr(Discrete(5), "n", -1),
             AssertionError,
-            exactly(pec.MSG_DISCRETE_N, space_type="observation", n=-1),
+            exact_pattern(pec.MSG_DISCRETE_N, space_type="observation", n=-1),
         ),
         (
             with_attr(MultiDiscrete([2, 2]), "nvec", np.array([2, -1])),
             AssertionError,
-            exactly(pec.MSG_MULTI_DISCRETE_NVEC, space_type="observation", nvec=np.array([2, -1])),
+            exact_pattern(
+                pec.MSG_MULTI_DISCRETE_NVEC, space_type="observation", nvec=np.array([2, -1])
+            ),
         ),
         (
             with_attr(MultiDiscrete([2, 2]), "_shape", (2, 1, 2)),
             AssertionError,
-            exactly(
+            exact_pattern(
                 pec.MSG_MULTI_DISCRETE_SHAPE,
                 space_type="observation",
                 shape=(2, 1, 2),
@@ -151,14 +148,14 @@ def test_action_space_equal_bounds_warns_but_inverted_bounds_do_not() -> None:
         (
             with_attr(MultiBinary((2, 2)), "_shape", (2, -1)),
             AssertionError,
-            exactly(pec.MSG_MULTI_BINARY_SHAPE, space_type="observation", shape=(2, -1)),
+            exact_pattern(pec.MSG_MULTI_BINARY_SHAPE, space_type="observation", shape=(2, -1)),
         ),
-        (Tuple([]), AssertionError, exactly(pec.MSG_EMPTY_TUPLE, space_type="observation")),
-        (Dict(), AssertionError, exactly(pec.MSG_EMPTY_DICT, space_type="observation")),
+        (Tuple([]), AssertionError, exact_pattern(pec.MSG_EMPTY_TUPLE, space_type="observation")),
+        (Dict(), AssertionError, exact_pattern(pec.MSG_EMPTY_DICT, space_type="observation")),
         (
             Dict(a=Tuple([Discrete(2), Dict()])),
             AssertionError,
-            exactly(pec.MSG_EMPTY_DICT, space_type="observation"),
+            exact_pattern(pec.MSG_EMPTY_DICT, space_type="observation"),
         ),
     ],
 )
@@ -172,31 +169,31 @@ def test_observation_space_errors(space: Any, kind: type, pattern: str) -> None:
 @pytest.mark.parametrize(
     ("space", "kind", "pattern"),
     [
-        ("error", TypeError, exactly(pec.MSG_NOT_A_SPACE, space_type="action", actual=str)),
+        ("error", TypeError, exact_pattern(pec.MSG_NOT_A_SPACE, space_type="action", actual=str)),
         (
             with_attr(Box(np.zeros(2), np.ones(2), dtype=np.float64), "low", np.zeros(3)),
             AssertionError,
-            exactly(pec.MSG_BOX_LOW_SHAPE["action"], bound_shape=(3,), shape=(2,)),
+            exact_pattern(pec.MSG_BOX_LOW_SHAPE["action"], bound_shape=(3,), shape=(2,)),
         ),
         (
             with_attr(Box(np.zeros(2), np.ones(2), dtype=np.float64), "high", np.ones(3)),
             AssertionError,
-            exactly(pec.MSG_BOX_HIGH_SHAPE["action"], bound_shape=(3,), shape=(2,)),
+            exact_pattern(pec.MSG_BOX_HIGH_SHAPE["action"], bound_shape=(3,), shape=(2,)),
         ),
         (
             with_attr(Discrete(5), "n", 0),
             AssertionError,
-            exactly(pec.MSG_DISCRETE_N, space_type="action", n=0),
+            exact_pattern(pec.MSG_DISCRETE_N, space_type="action", n=0),
         ),
         (
             with_attr(MultiDiscrete([2, 2]), "_shape", (2, -1)),
             AssertionError,
-            exactly(
+            exact_pattern(
                 pec.MSG_MULTI_DISCRETE_SHAPE, space_type="action", shape=(2, -1), nvec_shape=(2,)
             ),
         ),
-        (Tuple([]), AssertionError, exactly(pec.MSG_EMPTY_TUPLE, space_type="action")),
-        (Dict(), AssertionError, exactly(pec.MSG_EMPTY_DICT, space_type="action")),
+        (Tuple([]), AssertionError, exact_pattern(pec.MSG_EMPTY_TUPLE, space_type="action")),
+        (Dict(), AssertionError, exact_pattern(pec.MSG_EMPTY_DICT, space_type="action")),
     ],
 )
 def test_action_space_errors(space: Any, kind: type, pattern: str) -> None:
@@ -278,17 +275,19 @@ def test_check_obs_warns_for_each_problem_of_a_multi_binary_list() -> None:
         (
             (1, 2, 3),
             Tuple([Discrete(1), Discrete(2)]),
-            exactly(pec.MSG_OBS_TUPLE_LENGTH, pre=PRE, obs_length=3, space_length=2),
+            exact_pattern(pec.MSG_OBS_TUPLE_LENGTH, pre=PRE, obs_length=3, space_length=2),
         ),
         (
             {1, 2, 3},
             Dict(a=Discrete(1), b=Discrete(2)),
-            exactly(pec.MSG_OBS_NOT_DICT, pre=PRE, actual=set),
+            exact_pattern(pec.MSG_OBS_NOT_DICT, pre=PRE, actual=set),
         ),
         (
             {"a": 1, "c": 2},
             Dict(a=Discrete(1), b=Discrete(2)),
-            exactly(pec.MSG_OBS_DICT_KEYS, pre=PRE, obs_keys=["a", "c"], space_keys=["a", "b"]),
+            exact_pattern(
+                pec.MSG_OBS_DICT_KEYS, pre=PRE, obs_keys=["a", "c"], space_keys=["a", "b"]
+            ),
         ),
     ],
 )
@@ -352,7 +351,9 @@ def test_reset_checker_warnings(reset: Any, expected: list[tuple[type, str]]) ->
 
 def test_reset_checker_info_not_dict() -> None:
     test_env = env(reset=reset_returning(lambda self: (np.zeros(2, np.float32), {1, 2})))
-    with pytest.raises(AssertionError, match=exactly(pec.MSG_RESET_INFO_NOT_DICT, actual=set)):
+    with pytest.raises(
+        AssertionError, match=exact_pattern(pec.MSG_RESET_INFO_NOT_DICT, actual=set)
+    ):
         pec.env_reset_passive_checker(test_env)
 
 
@@ -424,12 +425,12 @@ def test_step_checker_warnings(result: Any, expected: list[tuple[type, str]]) ->
 @pytest.mark.parametrize(
     ("result", "kind", "pattern"),
     [
-        (lambda self: "error", AssertionError, exactly(pec.MSG_STEP_NOT_TUPLE, actual=str)),
-        (lambda self: (1, 2, 3), error.Error, exactly(pec.MSG_STEP_BAD_LENGTH, length=3)),
+        (lambda self: "error", AssertionError, exact_pattern(pec.MSG_STEP_NOT_TUPLE, actual=str)),
+        (lambda self: (1, 2, 3), error.Error, exact_pattern(pec.MSG_STEP_BAD_LENGTH, length=3)),
         (
             step_result(info="error"),
             AssertionError,
-            exactly(pec.MSG_STEP_INFO_NOT_DICT, actual=str),
+            exact_pattern(pec.MSG_STEP_INFO_NOT_DICT, actual=str),
         ),
     ],
 )
@@ -575,14 +576,14 @@ def test_render_modes_not_a_sequence() -> None:
     [
         (
             {"metadata": {"render_modes": [], "render_fps": 30}, "render_mode": "Test"},
-            exactly(pec.MSG_RENDER_MODE_WITHOUT_MODES, render_mode="Test"),
+            exact_pattern(pec.MSG_RENDER_MODE_WITHOUT_MODES, render_mode="Test"),
         ),
         (
             {
                 "metadata": {"render_modes": ["Testing mode"], "render_fps": 30},
                 "render_mode": "Non mode",
             },
-            exactly(
+            exact_pattern(
                 pec.MSG_RENDER_MODE_UNSUPPORTED,
                 render_mode="Non mode",
                 render_modes=["Testing mode"],
@@ -590,7 +591,7 @@ def test_render_modes_not_a_sequence() -> None:
         ),
         (
             {"metadata": {"render_modes": ["human"], "render_fps": 0}},
-            exactly(pec.MSG_RENDER_FPS_POSITIVE, value=0),
+            exact_pattern(pec.MSG_RENDER_FPS_POSITIVE, value=0),
         ),
     ],
 )
@@ -656,59 +657,63 @@ def _plain(message: str) -> str:
     return re.sub(r"\x1b\[\d+m", "", message).removeprefix("WARN: ")
 
 
-def _own(template: str, **fields: Any) -> str:
-    return message_pattern(template, **fields)
-
-
 #: case -> (method, env kwargs, vecgym's warning patterns, vecgym's exception pattern or None)
 PASSIVE_CASES: dict[str, tuple[str, dict[str, Any], list[str], str | None]] = {
     "step-old-api": (
         "step",
         {"step": step_returning(step_result(terminated=1, old_api=True))},
-        [_own(pec.MSG_STEP_OLD_API), _own(pec.MSG_STEP_SIGNAL_NOT_BOOL, signal="done", actual=int)],
+        [
+            message_pattern(pec.MSG_STEP_OLD_API),
+            message_pattern(pec.MSG_STEP_SIGNAL_NOT_BOOL, signal="done", actual=int),
+        ],
         None,
     ),
     "step-bad-signals": (
         "step",
         {"step": step_returning(step_result(terminated=1, truncated="x"))},
         [
-            _own(pec.MSG_STEP_SIGNAL_NOT_BOOL, signal="terminated", actual=int),
-            _own(pec.MSG_STEP_SIGNAL_NOT_BOOL, signal="truncated", actual=str),
+            message_pattern(pec.MSG_STEP_SIGNAL_NOT_BOOL, signal="terminated", actual=int),
+            message_pattern(pec.MSG_STEP_SIGNAL_NOT_BOOL, signal="truncated", actual=str),
         ],
         None,
     ),
     "step-inf-reward": (
         "step",
         {"step": step_returning(step_result(reward=np.inf))},
-        [_own(pec.MSG_REWARD_INF)],
+        [message_pattern(pec.MSG_REWARD_INF)],
         None,
     ),
     "step-bool-reward": (
         "step",
         {"step": step_returning(step_result(reward=True))},
-        [_own(pec.MSG_REWARD_TYPE, actual=bool)],
+        [message_pattern(pec.MSG_REWARD_TYPE, actual=bool)],
         None,
     ),
     "step-info": (
         "step",
         {"step": step_returning(step_result(info=[]))},
         [],
-        _own(pec.MSG_STEP_INFO_NOT_DICT, actual=list),
+        message_pattern(pec.MSG_STEP_INFO_NOT_DICT, actual=list),
     ),
-    "reset-no-seed": ("reset", {"reset": reset_without_seed}, [_own(pec.MSG_RESET_NO_SEED)], None),
+    "reset-no-seed": (
+        "reset",
+        {"reset": reset_without_seed},
+        [message_pattern(pec.MSG_RESET_NO_SEED)],
+        None,
+    ),
     "reset-list": (
         "reset",
         {"reset": reset_returning(lambda self: [1, {}])},
-        [_own(pec.MSG_RESET_NOT_TUPLE, actual=list)],
+        [message_pattern(pec.MSG_RESET_NOT_TUPLE, actual=list)],
         None,
     ),
     "reset-triple": (
         "reset",
         {"reset": reset_returning(lambda self: (1, 2, 3))},
-        [_own(pec.MSG_RESET_BAD_LENGTH)],
+        [message_pattern(pec.MSG_RESET_BAD_LENGTH)],
         None,
     ),
-    "render-none": ("render", {"metadata": {}}, [_own(pec.MSG_NO_RENDER_MODES)], None),
+    "render-none": ("render", {"metadata": {}}, [message_pattern(pec.MSG_NO_RENDER_MODES)], None),
     "render-rgb": (
         "render",
         {
@@ -717,8 +722,8 @@ PASSIVE_CASES: dict[str, tuple[str, dict[str, Any], list[str], str | None]] = {
             "render": render_returning(np.zeros((1, 1, 4), np.int64)),
         },
         [
-            _own(pec.MSG_RENDER_RGB_DTYPE, actual=np.dtype(np.int64)),
-            _own(pec.MSG_RENDER_RGB_CHANNELS, actual=4),
+            message_pattern(pec.MSG_RENDER_RGB_DTYPE, actual=np.dtype(np.int64)),
+            message_pattern(pec.MSG_RENDER_RGB_CHANNELS, actual=4),
         ],
         None,
     ),
@@ -729,7 +734,7 @@ PASSIVE_CASES: dict[str, tuple[str, dict[str, Any], list[str], str | None]] = {
             "render_mode": "ansi_list",
             "render": render_returning(["a", 1]),
         },
-        [_own(pec.MSG_NO_RENDER_FPS), _own(pec.MSG_RENDER_ANSI, actual=int)],
+        [message_pattern(pec.MSG_NO_RENDER_FPS), message_pattern(pec.MSG_RENDER_ANSI, actual=int)],
         None,
     ),
 }

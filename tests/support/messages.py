@@ -18,7 +18,7 @@ import re
 import string
 from typing import Any
 
-__all__ = ["message_pattern"]
+__all__ = ["exact_pattern", "message_pattern"]
 
 _FORMATTER = string.Formatter()
 #: What a field without a value matches: anything, newlines included, as little as possible.
@@ -56,6 +56,11 @@ def message_pattern(template: str, /, *args: Any, **fields: Any) -> str:
             auto_index += 1
         parts.append(_field_pattern(field_name, format_spec or "", conversion, args, fields))
     return "".join(parts)
+
+
+def exact_pattern(template: str, /, *args: Any, **fields: Any) -> str:
+    """:func:`message_pattern` anchored at both ends: the whole message is ``template``."""
+    return f"^{message_pattern(template, *args, **fields)}$"
 
 
 def _field_pattern(
