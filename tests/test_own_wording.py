@@ -84,30 +84,34 @@ def peer_text() -> str:
     return _peer_text()
 
 
-def _repeated(peer_text: str) -> list[tuple[str, int, str]]:
-    found = []
-    for path in sorted(PACKAGE_DIR.rglob("*.py")):
-        module = path.relative_to(PACKAGE_DIR).as_posix()
-        for line, piece in _prose(path):
-            if piece in peer_text and (module, piece) not in FUNCTIONAL:
-                found.append((module, line, piece))
-    return found
+@pytest.fixture(scope="module")
+def package_prose() -> list[tuple[str, int, str]]:
+    """``(module below vecgym/, line, piece)`` for every piece of prose in the package."""
+    return [
+        (path.relative_to(PACKAGE_DIR).as_posix(), line, piece)
+        for path in sorted(PACKAGE_DIR.rglob("*.py"))
+        for line, piece in _prose(path)
+    ]
 
 
-def test_no_message_repeats_a_peer_library(peer_text: str) -> None:
-    found = _repeated(peer_text)
+def test_no_message_repeats_a_peer_library(
+    peer_text: str, package_prose: list[tuple[str, int, str]]
+) -> None:
+    found = [
+        (module, line, piece)
+        for module, line, piece in package_prose
+        if piece in peer_text and (module, piece) not in FUNCTIONAL
+    ]
     listing = "\n".join(
         f"  vecgym/{module}:{line}: {piece[:100]!r}" for module, line, piece in found
     )
     assert not found, f"{len(found)} pieces of text repeat Gymnasium's or SB3's wording:\n{listing}"
 
 
-def test_every_functional_exception_is_still_needed(peer_text: str) -> None:
-    pieces = {
-        (path.relative_to(PACKAGE_DIR).as_posix(), piece)
-        for path in PACKAGE_DIR.rglob("*.py")
-        for _, piece in _prose(path)
-    }
+def test_every_functional_exception_is_still_needed(
+    peer_text: str, package_prose: list[tuple[str, int, str]]
+) -> None:
+    pieces = {(module, piece) for module, _, piece in package_prose}
     stale = [key for key in FUNCTIONAL if key not in pieces or key[1] not in peer_text]
     assert not stale, f"FUNCTIONAL lists text that the package or its peers no longer have: {stale}"
 
