@@ -88,6 +88,9 @@ def test_call_get_set_attr_with_indices(envs: AsyncVectorEnv) -> None:
         envs.set_attr("terminate_at", [1, 2])
     envs.call_async("_info")
     assert envs.call_wait(timeout=WAIT_S) == ({"count": 0},) * NUM_ENVS
+    # `call_async`'s own `name` is positional-only (as Gymnasium's): a keyword `name` goes on
+    envs.call_async("get_wrapper_attr", name="terminate_at")
+    assert envs.call_wait(timeout=WAIT_S) == (9,) * NUM_ENVS
 
 
 def test_pending_and_closed_errors(envs: AsyncVectorEnv) -> None:

@@ -284,7 +284,7 @@ def test_discretize_action_matches_gymnasium(multidiscrete: bool) -> None:
     else:
         indices = list(range(int(np.prod(bins))))
     for index in indices:
-        a, b = ours.action(index), theirs.action(index)
+        a, b = ours.action(act=index), theirs.action(act=index)  # Gymnasium's argument name
         assert a.dtype == b.dtype
         assert a.shape == b.shape == (2, 2)
         np.testing.assert_array_equal(a, b)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import inspect
 import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Generic, Literal, SupportsFloat, TypeAlias
@@ -298,6 +299,16 @@ class Wrapper(
             if is_gymnasium_env(env):
                 cls = gymnasium_flavoured(cls)
         return super().__new__(cls)
+
+    # ``inspect.signature(Wrapper)`` (and of a subclass without an ``__init__`` of its own) would
+    # otherwise report this ``__new__``'s catch-all parameters: it reports ``(env)``, as for
+    # Gymnasium's ``Wrapper``.
+    __new__.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+        [
+            inspect.Parameter("cls", inspect.Parameter.POSITIONAL_OR_KEYWORD),
+            inspect.Parameter("env", inspect.Parameter.POSITIONAL_OR_KEYWORD),
+        ]
+    )
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """Make the subclass's ``__init__`` accept a ``gymnasium.Env`` (see :func:`_adapt_env`).

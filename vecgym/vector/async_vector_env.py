@@ -622,9 +622,12 @@ class AsyncVectorEnv(SubEnvsVectorEnv[ObsType, ActType, np.ndarray], Generic[Obs
 
     @_death_breaks
     def call_async(
-        self, name: str, *args: Any, indices: int | Sequence[int] | None = None, **kwargs: Any
+        self, name: str, /, *args: Any, indices: int | Sequence[int] | None = None, **kwargs: Any
     ) -> None:
-        """Start :meth:`call`; collect the results with :meth:`call_wait`."""
+        """Start :meth:`call`; collect the results with :meth:`call_wait`.
+
+        ``name`` is positional-only, as in Gymnasium: a keyword argument ``name=...`` goes on to
+        the method called."""
         self._begin("call_async")
         selected = normalize_indices(indices, self.num_envs)
         by_worker = self._scheduler.group(selected)

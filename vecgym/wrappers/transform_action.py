@@ -329,6 +329,13 @@ class DiscretizeAction(TransformAction[ObsType, WrapperActType, ActType], Record
         ]
         return np.array(values, dtype=box.dtype).reshape(box.shape)
 
+    def action(self, act: Any) -> Any:
+        """The env's continuous action for the discrete action ``act`` (its bins' centres).
+
+        The argument keeps Gymnasium's name, ``act``, so that a call by keyword binds the same.
+        """
+        return self._to_env(act)
+
     def revert_action(self, action: Any) -> Any:
         """The wrapper action whose bin centres are nearest to the continuous ``action``.
 

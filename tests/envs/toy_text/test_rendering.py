@@ -100,6 +100,28 @@ def test_taxi_frame_shows_pickup() -> None:
     assert not np.array_equal(before, after)
 
 
+def test_taxi_get_surf_loc_is_gymnasiums_cell_origin() -> None:
+    """Gymnasium's public ``TaxiEnv.get_surf_loc``: the frame pixel of each grid cell (following
+    ``cell_size``), where the taxi is drawn."""
+    gymnasium = pytest.importorskip("gymnasium")
+    ours, theirs = TaxiEnv(render_mode="rgb_array"), gymnasium.make("Taxi-v4").unwrapped
+    cells = [(row, col) for row in range(5) for col in range(5)]
+    assert [ours.get_surf_loc(cell) for cell in cells] == [theirs.get_surf_loc(c) for c in cells]
+    ours.reset(seed=3)
+    width, height = ours.cell_size
+
+    def cell_pixels(taxi: tuple[int, int], cell: tuple[int, int]) -> Any:
+        ours.s = ours.encode(*taxi, 2, 0)
+        frame: Any = ours.render()
+        x, y = ours.get_surf_loc(cell)
+        return frame[y : y + height, x : x + width]
+
+    assert not np.array_equal(cell_pixels((1, 1), (1, 1)), cell_pixels((3, 2), (1, 1)))
+    assert np.array_equal(cell_pixels((1, 1), (3, 3)), cell_pixels((3, 2), (3, 3)))
+    ours.cell_size = theirs.cell_size = (width * 2, height * 3)
+    assert [ours.get_surf_loc(cell) for cell in cells] == [theirs.get_surf_loc(c) for c in cells]
+
+
 def _towards(env: TaxiEnv, row: int, col: int, target: tuple[int, int], mask: Any) -> int:
     """A move that shortens the breadth-first distance to ``target`` (ignoring the passenger)."""
     dist = {target: 0}

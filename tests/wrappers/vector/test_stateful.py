@@ -56,6 +56,20 @@ def test_record_episode_statistics_modes(mode: AutoresetMode) -> None:
     envs.close()
 
 
+def test_record_episode_statistics_reset_takes_seed_and_options_by_position() -> None:
+    """As Gymnasium's vector ``RecordEpisodeStatistics.reset(seed=None, options=None)``."""
+    import vecgym
+
+    envs = vw.RecordEpisodeStatistics(vecgym.make_vec("CartPole-v1", 2, vectorization_mode="sync"))
+    twin = vecgym.make_vec("CartPole-v1", 2, vectorization_mode="sync")
+    obs, _ = envs.reset(7, {"low": -0.01, "high": 0.01})
+    expected, _ = twin.reset(seed=7, options={"low": -0.01, "high": 0.01})
+    np.testing.assert_array_equal(obs, expected)
+    assert np.abs(obs).max() <= 0.01
+    envs.close()
+    twin.close()
+
+
 @pytest.mark.parametrize("mode", MODES)
 def test_record_episode_statistics_partial_reset(mode: AutoresetMode) -> None:
     envs = vw.RecordEpisodeStatistics(_envs(mode, terminate_at=5))
@@ -364,6 +378,11 @@ def test_normalize_reward_matches_gymnasium_vector(env_id: str, mode: AutoresetM
         envs.reset(seed=0)
         envs.action_space.seed(1)
         rewards = [envs.step(envs.action_space.sample())[1] for _ in range(400)]
+        # the public helper: folds every env's return in (while updating), then scales
+        helper = [envs.normalize(2.0), envs.normalize(np.int64(-3))]
+        envs.update_running_mean = False
+        helper.append(envs.normalize(np.float32(0.5)))  # frozen: return_rms stays
+        rewards.append(np.array(helper))
         envs.close()
         return envs.return_rms, np.array(rewards)
 

@@ -23,7 +23,7 @@ from vecgym.envs.classic_control._base import (
 )
 from vecgym.envs.classic_control.utils import maybe_parse_reset_bounds
 from vecgym.envs.rendering import raster
-from vecgym.vector.numpy_vector_env import NumpyVectorEnv
+from vecgym.vector.numpy_vector_env import BoolArray, NumpyVectorEnv
 from vecgym.vector.vector_env import AutoresetMode
 
 __all__ = ["CartPoleEnv", "CartPoleVectorEnv"]
@@ -326,6 +326,14 @@ class CartPoleVectorEnv(NumpyVectorEnv):
 
         #: ``(4, num_envs)`` float64: row ``k`` holds state variable ``k`` of every env.
         self.state = np.zeros((4, self.num_envs), dtype=np.float64)
+
+    def step(
+        self, action: npt.ArrayLike
+    ) -> tuple[np.ndarray, np.ndarray, BoolArray, BoolArray, dict[str, Any]]:
+        """:meth:`NumpyVectorEnv.step <vecgym.vector.numpy_vector_env.NumpyVectorEnv.step>`,
+        with its argument named ``action`` as in Gymnasium's ``CartPoleVectorEnv.step`` (so a
+        call by keyword binds the same)."""
+        return super().step(action)
 
     def _parse_reset_options(self, options: dict[str, Any] | None) -> tuple[float, float]:
         """The ``(low, high)`` bounds of the initial state, as :meth:`CartPoleEnv.reset` reads

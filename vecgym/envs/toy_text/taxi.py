@@ -296,26 +296,28 @@ class TaxiEnv(TabularEnv):
             return text + f"  ({_ACTION_NAMES[self.lastaction]})\n"
         return text + "\n"
 
-    def _cell_origin(self, loc: tuple[int, int]) -> tuple[int, int]:
-        """The top-left pixel of grid cell ``(row, col)``."""
-        return GRID_ORIGIN[0] + loc[1] * CELL_SIZE[0], GRID_ORIGIN[1] + loc[0] * CELL_SIZE[1]
+    def get_surf_loc(self, map_loc: tuple[int, int]) -> tuple[int, int]:
+        """The top-left pixel ``(x, y)`` of grid cell ``map_loc = (row, col)`` in a frame
+        (Gymnasium's name for it; it scales with :attr:`cell_size`)."""
+        width, height = self.cell_size
+        return GRID_ORIGIN[0] + map_loc[1] * width, GRID_ORIGIN[1] + map_loc[0] * height
 
     def _draw_frame(self) -> npt.NDArray[np.uint8]:
         canvas = self._new_canvas(_CANVAS)
         self._draw_city(canvas)
         row, col, pass_idx, dest_idx = self.decode(self.s)
-        x, y = self._cell_origin(self.locs[dest_idx])
+        x, y = self.get_surf_loc(self.locs[dest_idx])
         cw, ch = CELL_SIZE
         for inset in range(4):
             _outline(
                 canvas, x + 4 + inset, y + 4 + inset, x + cw - 4 - inset, y + ch - 4 - inset, _DEST
             )
         if pass_idx < _IN_TAXI:
-            px, py = self._cell_origin(self.locs[pass_idx])
+            px, py = self.get_surf_loc(self.locs[pass_idx])
             _draw_person(canvas, px + cw * 0.78, py + ch * 0.5, ch)
         if self.lastaction in (SOUTH, NORTH, EAST, WEST):
             self.taxi_orientation = int(self.lastaction)
-        tx, ty = self._cell_origin((row, col))
+        tx, ty = self.get_surf_loc((row, col))
         _draw_taxi(canvas, tx + cw / 2, ty + ch / 2, self.taxi_orientation, pass_idx == _IN_TAXI)
         return canvas
 
@@ -332,7 +334,7 @@ class TaxiEnv(TabularEnv):
             draw_line(canvas, (x0 + k * cw, y0), (x0 + k * cw, y1), _LANE, 1)
             draw_line(canvas, (x0, y0 + k * ch), (x1, y0 + k * ch), _LANE, 1)
         for (row, col), color, letter in zip(self.locs, self.locs_colors, "RGYB", strict=True):
-            x, y = self._cell_origin((row, col))
+            x, y = self.get_surf_loc((row, col))
             fill_rect(canvas, x + 2, y + 2, x + cw - 2, y + ch - 2, color)
             draw_text(canvas, letter, x + 8, y + 8, 3, _TEXT)
         for row in range(5):

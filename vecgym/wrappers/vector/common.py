@@ -97,11 +97,12 @@ class RecordEpisodeStatistics(VectorWrapper[ObsType, ActType, ObsType, ActType, 
         return self._episodes.prev_dones
 
     def reset(
-        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+        self, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[ObsType, dict[str, Any]]:
         """Reset the wrapped env and restart the statistics of the envs reset.
 
-        With ``options["reset_mask"]`` only the marked envs' statistics restart; the others keep
+        ``seed`` and ``options`` may be passed by position, as with Gymnasium's wrapper. With
+        ``options["reset_mask"]`` only the marked envs' statistics restart; the others keep
         counting their running episodes. The caller's ``options`` are not modified.
         """
         mask = reset_mask_of(options, self.num_envs)

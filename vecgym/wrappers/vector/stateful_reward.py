@@ -100,6 +100,17 @@ class NormalizeReward(
         self.accumulated_reward[self._episodes.reset(mask)] = 0.0
         return result
 
+    def normalize(self, reward: float | np.floating[Any] | np.integer[Any]) -> np.float64:
+        """``reward`` scaled by the return statistics, as :meth:`step` scales rewards (Gymnasium's
+        public helper; :meth:`step` does not call it).
+
+        While the statistics are updated (``update_running_mean``), every env's current
+        discounted return is first folded into :attr:`return_rms`, as Gymnasium's does.
+        """
+        if self._update_running_mean:
+            self.return_rms.update(self.accumulated_reward)
+        return np.float64(reward / np.sqrt(self.return_rms.var + self.epsilon))
+
     def step(
         self, actions: ActType
     ) -> tuple[
