@@ -3,9 +3,9 @@
 Like ``gymnasium.utils``, the package exports :func:`colorize`, :class:`EzPickle` and
 :class:`RecordConstructorArgs`. The light :mod:`vecgym.utils.seeding` is imported with it (after
 ``import gymnasium``, ``gymnasium.utils.seeding`` is reachable too); the heavier submodules (the env
-checkers, the performance helpers, the step-API converters, :mod:`~vecgym.utils.env_match`) are
-imported on first attribute access, so ``vecgym.utils.env_checker`` works without importing it
-first.
+checkers, the performance helpers, the step-API converters, :mod:`~vecgym.utils.play` and
+:mod:`~vecgym.utils.env_match`) are imported on first attribute access, so
+``vecgym.utils.env_checker`` works without importing it first.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ _LAZY_SUBMODULES = frozenset(
         "env_match",
         "passive_env_checker",
         "performance",
+        "play",
         "save_video",
         "step_api_compatibility",
     }
