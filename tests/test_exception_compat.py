@@ -16,6 +16,7 @@ current, and ``python tests/test_exception_compat.py`` rewrites it.
 
 from __future__ import annotations
 
+import importlib
 import sys
 import time
 import warnings
@@ -127,6 +128,9 @@ def _namespace(lib: Any) -> SimpleNamespace:
         flatten=spaces.flatten,
         unflatten=spaces.unflatten,
         flatten_space=spaces.flatten_space,
+        check_environments_match=importlib.import_module(
+            f"{lib.__name__}.utils.env_match"
+        ).check_environments_match,
     )
 
 
@@ -254,6 +258,7 @@ ROWS: list[tuple[str, str]] = [
     ("utils", "flatten(spaces.Box(0, 1, shape=(2,)), 'x')"),
     ("utils", "unflatten(spaces.Box(0, 1, shape=(2,)), np.zeros(3))"),
     ("utils", "flatten_space(5)"),
+    ("utils", "check_environments_match(cartpole(), cartpole(), 1, info_comparison='all')"),
     ("seeding", "seeding.np_random(-1)"),
     ("seeding", "seeding.np_random(1.5)"),
     ("seeding", "seeding.np_random('7')"),

@@ -137,6 +137,14 @@ SURFACE: dict[str, list[str]] = {
         "convert_to_terminated_truncated_step_api",
     ],
     "vecgym.utils.save_video": ["save_video", "capped_cubic_video_schedule"],
+    "vecgym.utils.play": [
+        "MissingKeysToAction",
+        "PlayableGame",
+        "PlayPlot",
+        "display_arr",
+        "play",
+    ],
+    "vecgym.utils.env_match": ["check_environments_match"],
     "vecgym.wrappers": [
         "NormalizeReward",
         "TimeAwareObservation",

@@ -13,7 +13,9 @@ and commit the result. The file is Sphinx's inventory format version 2 (a four-l
 
 from __future__ import annotations
 
+import ast
 import importlib
+import importlib.util
 import inspect
 import types
 import zlib
@@ -129,6 +131,26 @@ MODULES = [
     "gymnasium.experimental.functional",
 ]
 
+# Modules read from their source rather than imported, with the names that Gymnasium's site
+# documents: importing ``gymnasium.utils.play`` imports pygame and switches matplotlib's backend
+# to TkAgg, which the process building the docs (or running the tests) must not inherit.
+SOURCE_MODULES = {"gymnasium.utils.play": ("play", "PlayPlot", "PlayableGame")}
+
+
+def _source_entries(module_name: str, names: tuple[str, ...]) -> list[tuple[str, str]]:
+    """``(name, role)`` of the functions and classes among ``names`` defined in the module's
+    source, found without importing the module."""
+    spec = importlib.util.find_spec(module_name)
+    if spec is None or spec.origin is None:
+        return []
+    found = []
+    for node in ast.parse(Path(spec.origin).read_text()).body:
+        if isinstance(node, ast.FunctionDef) and node.name in names:
+            found.append((node.name, "function"))
+        elif isinstance(node, ast.ClassDef) and node.name in names:
+            found.append((node.name, "class"))
+    return found
+
 
 def entries() -> list[tuple[str, str, str]]:
     """``(dotted name, role, uri)`` of every public Gymnasium name the inventory links to."""
@@ -152,6 +174,10 @@ def entries() -> list[tuple[str, str, str]]:
                 continue
             dotted = f"{module_name}.{name}"
             rows.setdefault(dotted, (dotted, _role(obj), f"{page}#$"))
+    for module_name, names in SOURCE_MODULES.items():
+        for name, role in _source_entries(module_name, names):
+            dotted = f"{module_name}.{name}"
+            rows.setdefault(dotted, (dotted, role, "api/utils/#$"))
     return sorted(rows.values())
 
 

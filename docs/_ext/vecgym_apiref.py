@@ -51,7 +51,11 @@ SECTIONS: dict[str, tuple[str, str]] = {
         "make, make_vec, the registry, and the environments that ship with vecgym.",
     ),
     "error": ("Errors", "The exception tree."),
-    "utils": ("Utilities", "Env checker, seeding, performance, video, step-API conversion."),
+    "utils": (
+        "Utilities",
+        "Env checker, seeding, performance, video, step-API conversion, playing from the keyboard, "
+        "comparing two environments.",
+    ),
     "logger": ("Logger", "Warnings and messages."),
     "experimental": ("Experimental", "The functional environment API."),
     "integrations": ("Integrations", "Adapters to other libraries' interfaces."),

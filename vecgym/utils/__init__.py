@@ -3,8 +3,9 @@
 Like ``gymnasium.utils``, the package exports :func:`colorize`, :class:`EzPickle` and
 :class:`RecordConstructorArgs`. The light :mod:`vecgym.utils.seeding` is imported with it (after
 ``import gymnasium``, ``gymnasium.utils.seeding`` is reachable too); the heavier submodules (the env
-checkers, the performance helpers, the step-API converters) are imported on first attribute access,
-so ``vecgym.utils.env_checker`` works without importing it first.
+checkers, the performance helpers, the step-API converters, :mod:`~vecgym.utils.play` and
+:mod:`~vecgym.utils.env_match`) are imported on first attribute access, so
+``vecgym.utils.env_checker`` works without importing it first.
 """
 
 from __future__ import annotations
@@ -20,7 +21,15 @@ from vecgym.utils.record_constructor import RecordConstructorArgs as RecordConst
 __all__ = ["EzPickle", "RecordConstructorArgs", "colorize"]
 
 _LAZY_SUBMODULES = frozenset(
-    {"env_checker", "passive_env_checker", "performance", "save_video", "step_api_compatibility"}
+    {
+        "env_checker",
+        "env_match",
+        "passive_env_checker",
+        "performance",
+        "play",
+        "save_video",
+        "step_api_compatibility",
+    }
 )
 
 
