@@ -10,7 +10,6 @@ next to Gymnasium's behaviour.
 
 from __future__ import annotations
 
-import inspect
 import re
 import subprocess
 import sys
@@ -419,14 +418,3 @@ def test_key_error_hybrid_reads_as_a_message() -> None:
     with pytest.raises(KeyError) as info:
         check_environments_match(env_a, env_b, num_steps=1, info_comparison="superset")
     assert str(info.value).startswith("info_b lacks the key 'more'")
-
-
-def test_the_signature_is_gymnasiums() -> None:
-    """Parameter names, kinds and defaults are Gymnasium's (annotations aside)."""
-
-    def parameters(function: Any) -> list[tuple[str, Any, Any]]:
-        return [
-            (p.name, p.kind, p.default) for p in inspect.signature(function).parameters.values()
-        ]
-
-    assert parameters(check_environments_match) == parameters(gymnasium_check())

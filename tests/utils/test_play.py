@@ -12,7 +12,6 @@ Gymnasium hands the first step of an episode, the empty key combination, an empt
 from __future__ import annotations
 
 import importlib
-import inspect
 import re
 import sys
 import types
@@ -728,26 +727,3 @@ def test_gymnasium_utils_re_exports_nothing_from_play() -> None:
         assert name not in vecgym.utils.__all__
     assert vecgym.utils.play is play_module
     assert MissingKeysToAction.__module__ == "vecgym.utils.play"
-
-
-@pytest.mark.parametrize(
-    "path",
-    [
-        "play",
-        "display_arr",
-        "PlayableGame.__init__",
-        "PlayableGame.process_event",
-        "PlayPlot.__init__",
-        "PlayPlot.callback",
-    ],
-)
-def test_signatures_are_gymnasiums(path: str) -> None:
-    """Parameter names, kinds and defaults are Gymnasium's (annotations aside)."""
-
-    def parameters(module: Any) -> list[tuple[str, Any, Any]]:
-        obj = module
-        for part in path.split("."):
-            obj = getattr(obj, part)
-        return [(p.name, p.kind, p.default) for p in inspect.signature(obj).parameters.values()]
-
-    assert parameters(play_module) == parameters(gymnasium_play())

@@ -306,7 +306,11 @@ class Wrapper(
     __new__.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
         [
             inspect.Parameter("cls", inspect.Parameter.POSITIONAL_OR_KEYWORD),
-            inspect.Parameter("env", inspect.Parameter.POSITIONAL_OR_KEYWORD),
+            inspect.Parameter(
+                "env",
+                inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                annotation="Env[WrapperObsType, WrapperActType]",
+            ),
         ]
     )
 
