@@ -17,7 +17,7 @@ from vecgym.spaces import Box, Dict
 from vecgym.vector import AutoresetMode, SyncVectorEnv
 from vecgym.vector.vector_env import OBS_WRAPPER_MODE_MSG, WRAPPER_ENV_TYPE_MSG
 from vecgym.wrappers.rendering import HUMAN_RENDER_MODE_MSG, VIDEO_RENDER_MODE_MSG
-from vecgym.wrappers.utils import REQUIRES_BOX_MSG
+from vecgym.wrappers.stateful_observation import NO_SHAPE_MSG
 from vecgym.wrappers.vector.stateful_observation import (
     DELAY_TYPE_MSG,
     DELAY_VALUE_MSG,
@@ -234,17 +234,57 @@ def test_observation_transform_spaces() -> None:
 
 def test_box_only_wrappers_refuse_discrete_spaces() -> None:
     envs = SyncVectorEnv([lambda: CountingEnv(obs_type="discrete") for _ in range(2)])
-    with pytest.raises(
-        TypeError,
-        match=message_pattern(
-            REQUIRES_BOX_MSG, wrapper="NormalizeObservation", kind="single observation"
-        ),
-    ):
-        vw.NormalizeObservation(envs)
     with pytest.raises((TypeError, ValueError, error.Error)):
         vw.RescaleObservation(envs, -1.0, 1.0)
     with pytest.raises((TypeError, ValueError, error.Error)):
         vw.ResizeObservation(envs, (2, 2))
+    envs.close()
+
+
+@pytest.mark.parametrize("env_id", ["FrozenLake-v1", "Taxi-v4"])
+def test_normalize_observation_of_discrete_spaces_matches_gymnasium(env_id: str) -> None:
+    """Gymnasium's vector NormalizeObservation takes any space with a shape (a Discrete one
+    normalises the state index), as vecgym's single-env wrapper does."""
+    gymnasium = pytest.importorskip("gymnasium")
+
+    def run(lib: Any) -> tuple[Any, Any, Any]:
+        envs = lib.wrappers.vector.NormalizeObservation(
+            lib.make_vec(env_id, 3, vectorization_mode="sync")
+        )
+        observations = [envs.reset(seed=0)[0]]
+        envs.action_space.seed(1)
+        observations += [envs.step(envs.action_space.sample())[0] for _ in range(60)]
+        envs.close()
+        return np.array(observations), envs.obs_rms, envs.single_observation_space
+
+    ours, our_rms, our_space = run(vecgym)
+    theirs, their_rms, their_space = run(gymnasium)
+    np.testing.assert_array_equal(ours, theirs)
+    assert ours.dtype == theirs.dtype == np.float32
+    assert (
+        (our_space.shape, our_space.dtype)
+        == (their_space.shape, their_space.dtype)
+        == ((), np.float32)
+    )
+    assert our_rms.count == their_rms.count
+    np.testing.assert_allclose(
+        [our_rms.mean, our_rms.var], [their_rms.mean, their_rms.var], rtol=1e-12
+    )
+
+
+def test_normalize_observation_needs_a_shaped_space() -> None:
+    envs = SyncVectorEnv([lambda: CountingEnv(obs_type="discrete") for _ in range(2)])
+    single = Dict({"count": envs.single_observation_space})
+    dict_envs = vw.TransformObservation(
+        envs,
+        lambda obs: {"count": obs},
+        Dict({"count": envs.observation_space}),
+        single_observation_space=single,
+    )
+    with pytest.raises(
+        ValueError, match=message_pattern(NO_SHAPE_MSG, wrapper="NormalizeObservation")
+    ):
+        vw.NormalizeObservation(dict_envs)
     envs.close()
 
 

@@ -35,7 +35,8 @@ from vecgym.vector.vector_env import (
     VectorObservationWrapper,
     VectorWrapper,
 )
-from vecgym.wrappers.utils import RunningMeanStd, create_zero_array, require_box
+from vecgym.wrappers.stateful_observation import NO_SHAPE_MSG
+from vecgym.wrappers.utils import RunningMeanStd, create_zero_array
 from vecgym.wrappers.vector._episodes import (
     EpisodeTracker,
     StepEpisodes,
@@ -181,8 +182,7 @@ class NormalizeObservation(
     (``save(path)`` / ``load(path)``); see :mod:`vecgym.wrappers.vector._statistics`.
 
     The statistics are kept in the observation dtype for floating-point spaces (as Gymnasium
-    does) and in float64 for integer spaces (Gymnasium keeps them in the integer dtype, which
-    truncates the mean).
+    does) and in float64 for integer spaces.
 
     Example:
         >>> import vecgym as gym
@@ -203,24 +203,26 @@ class NormalizeObservation(
         """Wrap ``env``.
 
         Args:
-            env: a vector env with a ``Box`` single observation space.
+            env: a vector env whose single observation space has a shape (a ``Box``, or a
+                ``Discrete``, ``MultiDiscrete`` or ``MultiBinary`` one, as with Gymnasium).
             epsilon: added to the variance before the square root.
 
         Raises:
             InvalidBound: ``epsilon`` is not strictly positive.
-            TypeError: the single observation space is not a ``Box``.
+            ValueError: the single observation space has no shape (``Dict``, ``Tuple``, ...).
         """
         if not epsilon > 0:
             raise InvalidBound(EPSILON_MSG.format(epsilon))
         RecordConstructorArgs.__init__(self, epsilon=epsilon)
         VectorWrapper.__init__(self, env)
-        space = require_box(
-            env.single_observation_space, "NormalizeObservation", "single observation"
-        )
+        space = env.single_observation_space
+        if space.shape is None:
+            raise ValueError(NO_SHAPE_MSG.format(wrapper="NormalizeObservation"))
         self._autoreset_mode = autoreset_mode_of(env, type(self).__name__)
         self.single_observation_space = Box(-np.inf, np.inf, shape=space.shape, dtype=np.float32)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
-        stats_dtype = space.dtype if np.issubdtype(space.dtype, np.floating) else np.float64
+        floating = space.dtype is not None and np.issubdtype(space.dtype, np.floating)
+        stats_dtype = space.dtype if floating else np.float64
         self.obs_rms = RunningMeanStd(shape=space.shape, dtype=stats_dtype)
         self.epsilon = epsilon
         self._update_running_mean = True
