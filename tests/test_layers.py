@@ -31,6 +31,7 @@ PACKAGE_DIR = Path(vecgym.__file__).parent
 LAYERS: dict[str, int] = {
     "error": 0,
     "logger": 0,
+    "_extras": 0,
     "core": 1,
     "spaces": 1,
     "utils": 1,

@@ -44,7 +44,6 @@ Differences from Gymnasium, on purpose (CHANGELOG, "Differs from Gymnasium on pu
 
 from __future__ import annotations
 
-import importlib
 import numbers
 from collections import deque
 from collections.abc import Callable, Iterable
@@ -54,6 +53,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 import numpy as np
 
 from vecgym import error
+from vecgym._extras import import_extra
 from vecgym.core.env import ActType, Env
 
 if TYPE_CHECKING:
@@ -124,19 +124,13 @@ class _NoFrameYet(error.Error, IndexError):
 # --- optional dependencies ------------------------------------------------------------------------
 def _import_pygame() -> ModuleType:
     """pygame, or :class:`~vecgym.error.DependencyNotInstalled` naming the ``human`` extra."""
-    try:
-        return importlib.import_module("pygame")
-    except ImportError as exc:
-        raise error.DependencyNotInstalled(PLAY_PYGAME_EXTRA_MSG) from exc
+    return import_extra("pygame", PLAY_PYGAME_EXTRA_MSG)
 
 
 def _import_pyplot() -> ModuleType:
     """``matplotlib.pyplot``, or :class:`~vecgym.error.DependencyNotInstalled` naming the ``plot``
     extra. The backend is matplotlib's choice (``MPLBACKEND``, ``matplotlibrc``, ...)."""
-    try:
-        return importlib.import_module("matplotlib.pyplot")
-    except ImportError as exc:
-        raise error.DependencyNotInstalled(PLAY_PLOT_EXTRA_MSG) from exc
+    return import_extra("matplotlib.pyplot", PLAY_PLOT_EXTRA_MSG)
 
 
 # --- key mappings ---------------------------------------------------------------------------------

@@ -19,7 +19,6 @@ floating point and, for some lengths and frame rates, drops the last frame (8 fr
 from __future__ import annotations
 
 import functools
-import importlib
 import numbers
 import os
 from collections.abc import Callable, Sequence
@@ -28,7 +27,8 @@ from typing import Any
 
 import numpy as np
 
-from vecgym import error, logger
+from vecgym import logger
+from vecgym._extras import import_extra
 
 __all__ = ["capped_cubic_video_schedule", "load_video_encoder", "save_video"]
 
@@ -92,11 +92,7 @@ def load_video_encoder() -> VideoEncoder:
     Raises:
         DependencyNotInstalled: imageio-ffmpeg is missing; the message names the ``video`` extra.
     """
-    try:
-        backend = importlib.import_module("imageio_ffmpeg")
-    except ImportError as exc:
-        raise error.DependencyNotInstalled(VIDEO_EXTRA_MSG) from exc
-    return functools.partial(_write_mp4, backend)
+    return functools.partial(_write_mp4, import_extra("imageio_ffmpeg", VIDEO_EXTRA_MSG))
 
 
 def _rgb_frame(frame: Any, size: tuple[int, int] | None) -> np.ndarray:

@@ -35,7 +35,7 @@ from typing import Any, SupportsFloat
 
 import numpy as np
 
-from vecgym import error
+from vecgym._extras import import_extra
 from vecgym.core.env import Env, RenderFrame, Wrapper
 from vecgym.core.record_constructor import RecordConstructorArgs
 
@@ -64,13 +64,9 @@ def import_optional(module_name: str, extra: str, user: str) -> ModuleType:
     Returns:
         The imported module.
     """
-    try:
-        return importlib.import_module(module_name)
-    except ImportError as exc:
-        package = module_name.split(".")[0]
-        raise error.DependencyNotInstalled(
-            MISSING_EXTRA_MSG.format(package=package.capitalize(), extra=extra, user=user)
-        ) from exc
+    package = module_name.split(".")[0]
+    message = MISSING_EXTRA_MSG.format(package=package.capitalize(), extra=extra, user=user)
+    return import_extra(module_name, message)
 
 
 def _family(xp: ModuleType) -> str:

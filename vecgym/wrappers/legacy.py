@@ -34,7 +34,6 @@ environment is then built inside ``make`` (and so inside each vector worker) fro
 from __future__ import annotations
 
 import copy
-import importlib
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from typing import Any, Protocol, SupportsFloat, cast
@@ -42,6 +41,7 @@ from typing import Any, Protocol, SupportsFloat, cast
 import numpy as np
 
 from vecgym import error, logger
+from vecgym._extras import import_extra
 from vecgym.core.env import ActType, Env, ObsType, RenderFrame
 from vecgym.core.record_constructor import RecordConstructorArgs
 from vecgym.core.registration import load_env_creator, register
@@ -269,11 +269,7 @@ def _check_legacy_env(env: Any) -> None:
 
 def _make_with_gym(env_id: str, make_kwargs: dict[str, Any]) -> Any:
     """Build ``env_id`` with the old ``gym.make``, imported only now."""
-    try:
-        gym = importlib.import_module("gym")
-    except ImportError as exc:
-        raise error.DependencyNotInstalled(GYM_NOT_INSTALLED_MSG) from exc
-    return gym.make(env_id, **make_kwargs)
+    return import_extra("gym", GYM_NOT_INSTALLED_MSG).make(env_id, **make_kwargs)
 
 
 def _build_legacy_env(

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import copy
 import gc
-import importlib
 import numbers
 import os
 from collections.abc import Callable
@@ -28,6 +27,7 @@ from typing import Any, Generic, SupportsFloat, cast
 import numpy as np
 
 from vecgym import error, logger
+from vecgym._extras import import_extra
 from vecgym.core.env import ActType, Env, ObsType, RenderFrame, Wrapper
 from vecgym.core.record_constructor import RecordConstructorArgs
 from vecgym.utils.save_video import capped_cubic_video_schedule as capped_cubic_video_schedule
@@ -457,10 +457,7 @@ def import_pygame() -> ModuleType:
     Raises:
         DependencyNotInstalled: pygame is missing; the message names the ``human`` extra.
     """
-    try:
-        return importlib.import_module("pygame")
-    except ImportError as exc:
-        raise error.DependencyNotInstalled(HUMAN_EXTRA_MSG) from exc
+    return import_extra("pygame", HUMAN_EXTRA_MSG)
 
 
 class HumanWindowMixin:

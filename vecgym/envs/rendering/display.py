@@ -9,14 +9,13 @@ when pygame is missing.
 
 from __future__ import annotations
 
-import importlib
 from types import ModuleType
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from vecgym import error
+from vecgym._extras import import_extra
 
 __all__ = ["HUMAN_EXTRA_MSG", "HumanDisplay", "import_display_backend"]
 
@@ -33,10 +32,7 @@ def import_display_backend() -> ModuleType:
     Raises:
         DependencyNotInstalled: pygame cannot be imported; the message names the extra.
     """
-    try:
-        return importlib.import_module("pygame")
-    except ImportError as exc:
-        raise error.DependencyNotInstalled(HUMAN_EXTRA_MSG) from exc
+    return import_extra("pygame", HUMAN_EXTRA_MSG)
 
 
 class HumanDisplay:
