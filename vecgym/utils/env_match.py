@@ -24,6 +24,7 @@ Differences from Gymnasium, on purpose (CHANGELOG, "Differs from Gymnasium on pu
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -89,28 +90,18 @@ def _frames_match(render_a: Any, render_b: Any, when: str) -> bool:
     return bool(np.array_equal(array_a, array_b))
 
 
+@dataclass(frozen=True)
 class _Comparison:
     """The checks that :func:`check_environments_match` was asked to make."""
 
-    def __init__(
-        self,
-        env_a: Env,
-        env_b: Env,
-        skip_obs: bool,
-        skip_rew: bool,
-        skip_terminal: bool,
-        skip_truncated: bool,
-        skip_render: bool,
-        info_comparison: str,
-    ) -> None:
-        self.env_a = env_a
-        self.env_b = env_b
-        self.skip_obs = skip_obs
-        self.skip_rew = skip_rew
-        self.skip_terminal = skip_terminal
-        self.skip_truncated = skip_truncated
-        self.skip_render = skip_render
-        self.info_comparison = info_comparison
+    env_a: Env
+    env_b: Env
+    skip_obs: bool
+    skip_rew: bool
+    skip_terminal: bool
+    skip_truncated: bool
+    skip_render: bool
+    info_comparison: str
 
     def spaces(self) -> None:
         """The action spaces, and unless ``skip_obs`` the observation spaces, are equal."""
@@ -251,14 +242,14 @@ def check_environments_match(
         or env_b.unwrapped.render_mode in (None, "human")
     )
     comparison = _Comparison(
-        env_a,
-        env_b,
-        skip_obs,
-        skip_rew,
-        skip_terminal,
-        skip_truncated,
-        skip_render,
-        info_comparison,
+        env_a=env_a,
+        env_b=env_b,
+        skip_obs=skip_obs,
+        skip_rew=skip_rew,
+        skip_terminal=skip_terminal,
+        skip_truncated=skip_truncated,
+        skip_render=skip_render,
+        info_comparison=info_comparison,
     )
     comparison.spaces()
     env_a.action_space.seed(seed)
