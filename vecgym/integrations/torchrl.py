@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from vecgym import error
+from vecgym._extras import import_extra
 from vecgym.vector.vector_env import AutoresetMode, VectorEnv
 
 __all__ = ["to_torchrl"]
@@ -61,10 +61,7 @@ def to_torchrl(env: Any, **wrapper_kwargs: Any) -> Any:
         mode = AutoresetMode(env.metadata.get("autoreset_mode", AutoresetMode.NEXT_STEP))
         if mode is AutoresetMode.NEXT_STEP:
             raise ValueError(AUTORESET_MODE_MSG.format(mode=mode))
-    try:
-        from torchrl.envs import GymWrapper
-    except ImportError as exc:
-        raise error.DependencyNotInstalled(TORCHRL_EXTRA_MSG) from exc
+    gym_wrapper = import_extra("torchrl.envs", TORCHRL_EXTRA_MSG).GymWrapper
     from vecgym.interop import to_gymnasium
 
-    return GymWrapper(to_gymnasium(env), **wrapper_kwargs)
+    return gym_wrapper(to_gymnasium(env), **wrapper_kwargs)
