@@ -26,31 +26,22 @@ Data flow of one ``step`` (worker ``k`` owns the contiguous env slice ``[a_k, b_
     return views of shm (or copies, copy=True)
 
 Nothing is pickled on the fast path: a step with empty infos, or with numeric infos whose schema
-the parent has learned (``_async.infos``), costs two semaphore operations per worker and the
-numpy writes. Observations of spaces without a fixed size (Text, Sequence, Graph,
-OneOf, custom spaces) and all observations when ``shared_memory=False`` travel in the Reply instead
-(the parent keeps each env's latest observation and re-batches them, so values are always live);
-actions of such action spaces travel in a pickled request. Every command carries a sequence number:
-a reply that arrives after its ``*_wait`` timed out is recognised and discarded.
-
-The policy (a bounded spin that yields, then blocking), its reasons, the cost of each wake-up
-primitive and what it gains are described in :mod:`vecgym.vector._async.pool`.
-
-Start method: ``context=None`` chooses ``fork`` where it is safe, else ``forkserver`` or ``spawn``
-(:mod:`~vecgym.vector._async.placement`). Env constructors travel by cloudpickle, the env ids the
-parent registered go with them (:mod:`~vecgym.vector._async.registries`): any method works.
-
-Failures -- env exceptions re-raised with their type, dead workers (``WorkerDied``), timeouts
-(``WaitTimeout``), restarts, a ``close()`` that never hangs, bad input refused before anything is
-stepped -- are summarised in :mod:`vecgym.vector._async.supervisor`.
-
-The machinery (worker pool, supervisor, send/recv scheduler, numeric infos in shared memory,
-protocol, worker) lives in the private :mod:`vecgym.vector._async` package; this module is the
-façade: argument checks, the public API and the ``*_async`` / ``*_wait`` state.
-
-Scheduling granularity is a worker: :meth:`AsyncVectorEnv.send` / :meth:`AsyncVectorEnv.recv`
-(EnvPool-style asynchronous batches) report a worker's envs when the whole worker finished its
-slice, so with ``num_workers`` workers the natural batch sizes are multiples of the slice sizes.
+the parent has learned (``_async.infos``), costs two semaphore operations per worker and the numpy
+writes; the usual call of ``step`` takes a short path through the same steps
+(:mod:`~vecgym.vector._async.usual`). Observations of spaces without a fixed size (Text, Sequence,
+Graph, OneOf, custom spaces), and all of them with ``shared_memory=False``, travel in the Reply (the
+parent keeps each env's latest one and re-batches them); actions of such spaces travel pickled.
+Every command carries a sequence number: a reply that arrives after its ``*_wait`` timed out is
+recognised and discarded. The waits' policy (a bounded spin that yields, then blocking) and its
+costs: :mod:`vecgym.vector._async.pool`. Start methods: ``context=None`` chooses ``fork`` where it
+is safe, else ``forkserver`` or ``spawn`` (:mod:`~vecgym.vector._async.placement`); the env ids the
+parent registered travel with the constructors (:mod:`~vecgym.vector._async.registries`).
+Failures (env exceptions re-raised with their type, ``WorkerDied``, ``WaitTimeout``, restarts, a
+``close()`` that never hangs): :mod:`vecgym.vector._async.supervisor`. This module is the façade
+(argument checks, the public API, the ``*_async`` / ``*_wait`` state) over the private
+:mod:`vecgym.vector._async` machinery. :meth:`AsyncVectorEnv.send` / :meth:`AsyncVectorEnv.recv`
+report a worker's envs once the worker finished its slice: the natural batch sizes are multiples
+of the slice sizes.
 """
 
 from __future__ import annotations
@@ -100,6 +91,7 @@ from vecgym.vector._async.protocol import Command, Reply, SharedLayout, leaf_tre
 from vecgym.vector._async.scheduler import Scheduler
 from vecgym.vector._async.supervisor import ResetSeeds, Supervisor
 from vecgym.vector._async.supervisor import restart_seed as restart_seed
+from vecgym.vector._async.usual import UsualStep
 from vecgym.vector._boundary import (
     check_env_fns_picklable,
     check_not_before_reset,
@@ -349,6 +341,7 @@ class AsyncVectorEnv(SubEnvsVectorEnv[ObsType, ActType, np.ndarray], Generic[Obs
         self._info_registry = InfoRegistry(self.num_envs) if infos_in_shm else None
         pool.info_registry = self._info_registry
         self._scheduler = Scheduler(pool, self._supervisor, self.batch_size, self._last_obs)
+        self._usual = UsualStep.create(pool, self._actions, self._supervisor, self._obs_in_shm)
         if mode == "different":
             spaces = self.get_attr("observation_space")
             self.single_observation_space = spaces[0]
@@ -463,8 +456,8 @@ class AsyncVectorEnv(SubEnvsVectorEnv[ObsType, ActType, np.ndarray], Generic[Obs
         """
         direct = self._direct_step and self._state is AsyncState.DEFAULT and not self.closed
         if direct and self._supervisor.broken is None and self._scheduler.idle():
-            self._start_step(actions, idle=True)
-            return self._finish_step(self.step_timeout)
+            usual = self._start_step(actions, idle=True)
+            return self._finish_step(self.step_timeout, usual=usual)
         self.step_async(actions)
         return self.step_wait()
 
@@ -485,15 +478,18 @@ class AsyncVectorEnv(SubEnvsVectorEnv[ObsType, ActType, np.ndarray], Generic[Obs
         self._begin("step_async")
         self._start_step(actions, idle=False)
 
-    def _start_step(self, actions: ActType, *, idle: bool) -> None:
-        """Check and store the actions and post the step (``idle``: see :meth:`step`)."""
+    def _start_step(self, actions: ActType, *, idle: bool) -> bool:
+        """Check and store the actions and post the step (``idle``: see :meth:`step`); whether
+        the usual step's short path posted it (:mod:`vecgym.vector._async.usual`)."""
         if not self._all_reset:
             check_not_before_reset(self._supervisor.was_reset)
         if self.autoreset_mode is AutoresetMode.DISABLED and self._ended.any():
             raise error.ResetNeeded(STEP_AFTER_END_MSG.format(index=int(np.argmax(self._ended))))
-        payload = self._actions.write(actions, None)
-        self._pending_workers = self._scheduler.post_step(payload, idle=idle)
+        usual = self._usual.post(actions) if idle and self._usual is not None else None
+        payload = None if usual is not None else self._actions.write(actions, None)
+        self._pending_workers = usual or self._scheduler.post_step(payload, idle=idle)
         self._state = AsyncState.WAITING_STEP
+        return usual is not None
 
     @_death_breaks
     def step_wait(self, timeout: float | None = None) -> _StepResult[ObsType]:
@@ -515,9 +511,14 @@ class AsyncVectorEnv(SubEnvsVectorEnv[ObsType, ActType, np.ndarray], Generic[Obs
         self._begin(None, awaited=AsyncState.WAITING_STEP)
         return self._finish_step(self.step_timeout if timeout is None else timeout)
 
-    def _finish_step(self, timeout: float | None) -> _StepResult[ObsType]:
-        """Wait for the posted step and return its batched results (see :meth:`step_wait`)."""
-        _, infos = self._collect("step_wait", timeout, restart_hung=True)
+    def _finish_step(self, timeout: float | None, usual: bool = False) -> _StepResult[ObsType]:
+        """Wait for the posted step and return its batched results (see :meth:`step_wait`);
+        ``usual``: the usual step's short path posted it, and waits first."""
+        short = self._usual if usual else None
+        infos = None if short is None else short.finish(self._last_obs, self._merge_infos)
+        if infos is None:
+            _, infos = self._collect("step_wait", timeout, restart_hung=True)
+        self._state, self._pending_workers = AsyncState.DEFAULT, []
         supervisor = self._supervisor
         views = self._views
         if supervisor.restarted_now or supervisor.restarted_late:

@@ -336,8 +336,9 @@ class SyncVectorEnv(SubEnvsVectorEnv[ObsType, ActType, np.ndarray], Generic[ObsT
                     auto.step(None)  # raises ResetNeeded naming the env, before anything steps
 
         rewards = np.empty(num_envs, dtype=np.float64)
-        terminations = np.empty(num_envs, dtype=np.bool_)
-        truncations = np.empty(num_envs, dtype=np.bool_)
+        # Flags are stored only where set: one zeroed array costs less than a store per env.
+        terminations = np.zeros(num_envs, dtype=np.bool_)
+        truncations = np.zeros(num_envs, dtype=np.bool_)
         step_infos: list[dict[str, Any]] = []
         write, env_obs = self._write_obs, self._env_obs
         if self._array_actions and type(actions) is np.ndarray:
@@ -348,13 +349,15 @@ class SyncVectorEnv(SubEnvsVectorEnv[ObsType, ActType, np.ndarray], Generic[ObsT
             # AutoresetEnv.step, inlined (see AutoresetEnv.end_episode).
             if auto.needs_reset:
                 obs, reward, terminated, truncated, info = auto.step(action)
+                terminations[i], truncations[i] = terminated, truncated
             else:
                 obs, reward, terminated, truncated, info = auto.env.step(action)
                 if terminated or truncated:
                     obs, reward, terminated, truncated, info = auto.end_episode(
                         obs, reward, terminated, truncated, info
                     )
-            rewards[i], terminations[i], truncations[i] = reward, terminated, truncated
+                    terminations[i], truncations[i] = terminated, truncated
+            rewards[i] = reward
             if write is not None:
                 write(i, obs)
             else:

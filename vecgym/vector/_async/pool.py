@@ -510,7 +510,7 @@ class WorkerPool:
         if need >= len(workers) and all(map(self.finished, workers)):
             # The usual end of a step: everything finished already (a wait of zero).
             self.recent_wait_s -= WAIT_AVERAGING * self.recent_wait_s
-            self._count_unclaimed()
+            self.count_unclaimed()
             return list(workers)
         pending = list(workers)
         finished: list[int] = []
@@ -527,7 +527,7 @@ class WorkerPool:
             if len(finished) >= need or not pending:
                 waited = time.perf_counter() - started
                 self.recent_wait_s += WAIT_AVERAGING * (waited - self.recent_wait_s)
-                self._count_unclaimed()
+                self.count_unclaimed()
                 return finished
             if spin_s > 0.0:
                 if self._spin(pending, spin_s):
@@ -562,7 +562,7 @@ class WorkerPool:
                 if not pending:
                     return finished
 
-    def _count_unclaimed(self) -> None:
+    def count_unclaimed(self) -> None:
         """Count a wait that took no token; claim the tokens every :data:`CLAIM_EVERY` waits."""
         self.unclaimed_waits += 1
         if self.unclaimed_waits >= CLAIM_EVERY:
