@@ -12,5 +12,6 @@ Modules, lowest first (a module imports only those above it, never the façade):
 * :mod:`.batch` -- writing and checking actions, copying and selecting batches, merging replies;
 * :mod:`.pool` -- the processes, pipes, semaphores and views: spawn, attach, post, wait, stop;
 * :mod:`.supervisor` -- collecting replies, restart seeds, the one path that replaces a worker;
-* :mod:`.scheduler` -- the EnvPool-style ``send`` / ``recv`` state of each env.
+* :mod:`.scheduler` -- the EnvPool-style ``send`` / ``recv`` state of each env;
+* :mod:`.usual` -- the usual ``step`` on a short path, handing anything else to the general one.
 """
