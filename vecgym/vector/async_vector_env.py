@@ -518,7 +518,8 @@ class AsyncVectorEnv(SubEnvsVectorEnv[ObsType, ActType, np.ndarray], Generic[Obs
         infos = None if short is None else short.finish(self._last_obs, self._merge_infos)
         if infos is None:
             _, infos = self._collect("step_wait", timeout, restart_hung=True)
-        self._state, self._pending_workers = AsyncState.DEFAULT, []
+        else:  # the short path's wait ended the step, as _collect does
+            self._state, self._pending_workers = AsyncState.DEFAULT, []
         supervisor = self._supervisor
         views = self._views
         if supervisor.restarted_now or supervisor.restarted_late:

@@ -416,9 +416,6 @@ class WorkerPool:
         if carries_request and k != self.local_index:
             context = UNSENDABLE_REQUEST_MSG.format(command=command.name.lower(), worker=k)
             request = pickle_for_pipe(Request(self.seq + 1, command, payload), context)
-        self.seq += 1
-        seq = self.seq
-        self.posted_at[k] = time.monotonic()
         registry = self.info_registry
         new_layout = (
             command in _CARRY_INFOS
@@ -429,10 +426,9 @@ class WorkerPool:
             assert registry is not None
             # Before the command word: the worker reads it to know that a layout follows.
             self.views.info_gen[k] = registry.generation
-        self.views.command[k] = pack_command(seq, command)
-        self.outstanding[k] = seq
+        seq = self.publish(k, command, time.monotonic())
         if k == self.local_index:
-            self._run_local(seq, command, payload, new_layout, carries_request)
+            self.run_local(seq, command, payload, new_layout, carries_request)
             return
         self.wake[k].release()
         # CLOSE carries nothing and the worker exits without reading its pipe: sending it a
@@ -462,8 +458,24 @@ class WorkerPool:
                 return
             self.info_sent[k] = registry.generation
 
-    def _run_local(
-        self, seq: int, command: Command, payload: Any, new_layout: bool, carries_request: bool
+    def publish(self, k: int, command: Command, now: float) -> int:
+        """Give worker ``k`` ``command`` under the next sequence number, posted at ``now``: its
+        command word and outstanding command (the wake-up, a request or a layout, and the run of
+        the parent's slice are the caller's); the sequence number."""
+        assert self.views is not None
+        self.seq += 1
+        self.posted_at[k] = now
+        self.views.command[k] = pack_command(self.seq, command)
+        self.outstanding[k] = self.seq
+        return self.seq
+
+    def run_local(
+        self,
+        seq: int,
+        command: Command,
+        payload: Any = None,
+        new_layout: bool = False,
+        carries_request: bool = False,
     ) -> None:
         """Hand command ``seq`` to the parent's own slice and run it now (after the workers were
         posted theirs, since the slice is the last worker); ``carries_request``: as :meth:`post`
@@ -509,15 +521,12 @@ class WorkerPool:
         """
         if need >= len(workers) and all(map(self.finished, workers)):
             # The usual end of a step: everything finished already (a wait of zero).
-            self.recent_wait_s -= WAIT_AVERAGING * self.recent_wait_s
-            self.count_unclaimed()
+            self.note_wait(0.0)
             return list(workers)
         pending = list(workers)
         finished: list[int] = []
         started = time.perf_counter()
-        # Spin only while replies have been arriving within the spin window: when the workers are
-        # busy for longer (the cores filled with work), the parent blocks at once.
-        spin_s = self.parent_spin_s if self.recent_wait_s <= self.parent_spin_s else 0.0
+        spin_s = self.spin_window()
         claimed = False
         while True:
             for k in pending[:]:
@@ -525,9 +534,7 @@ class WorkerPool:
                     pending.remove(k)
                     finished.append(k)
             if len(finished) >= need or not pending:
-                waited = time.perf_counter() - started
-                self.recent_wait_s += WAIT_AVERAGING * (waited - self.recent_wait_s)
-                self.count_unclaimed()
+                self.note_wait(time.perf_counter() - started)
                 return finished
             if spin_s > 0.0:
                 if self._spin(pending, spin_s):
@@ -562,7 +569,19 @@ class WorkerPool:
                 if not pending:
                     return finished
 
-    def count_unclaimed(self) -> None:
+    def spin_window(self) -> float:
+        """How long a wait for the workers may spin before it blocks: the spin window while
+        replies have been arriving within it, else none (the workers are busy for longer, the
+        cores filled with work, and the parent blocks at once)."""
+        return self.parent_spin_s if self.recent_wait_s <= self.parent_spin_s else 0.0
+
+    def note_wait(self, waited: float) -> None:
+        """Count a wait that ended without a blocking acquire, ``waited`` seconds long: into
+        the running average of wait times, and towards the next claim of tokens."""
+        self.recent_wait_s += WAIT_AVERAGING * (waited - self.recent_wait_s)
+        self._count_unclaimed()
+
+    def _count_unclaimed(self) -> None:
         """Count a wait that took no token; claim the tokens every :data:`CLAIM_EVERY` waits."""
         self.unclaimed_waits += 1
         if self.unclaimed_waits >= CLAIM_EVERY:

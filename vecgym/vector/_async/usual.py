@@ -32,8 +32,8 @@ import numpy as np
 
 from vecgym.vector._async.batch import ActionWriter
 from vecgym.vector._async.infos import InfoRegistry, step_infos
-from vecgym.vector._async.pool import WAIT_AVERAGING, WorkerPool
-from vecgym.vector._async.protocol import HAS_REPLY, Command, is_done, pack_command, yield_cpu
+from vecgym.vector._async.pool import WorkerPool
+from vecgym.vector._async.protocol import Command, yield_cpu
 from vecgym.vector._async.supervisor import Supervisor
 
 __all__ = ["UsualStep"]
@@ -98,27 +98,12 @@ class UsualStep:
         if self.check is not None:
             self.check.check_leaves((actions,))
         leaf[...] = actions
-        command = self.views.command
-        outstanding = pool.outstanding
         now = time.monotonic()
         for k in self.remote:
-            pool.seq += 1
-            pool.posted_at[k] = now
-            command[k] = pack_command(pool.seq, _STEP)
-            outstanding[k] = pool.seq
+            pool.publish(k, _STEP, now)
             pool.wake[k].release()
-        local = pool.local
-        if local is not None:
-            k = pool.local_index
-            pool.seq += 1
-            pool.posted_at[k] = now
-            command[k] = pack_command(pool.seq, _STEP)
-            outstanding[k] = pool.seq
-            try:
-                local.run(pool.seq, _STEP)
-            except BaseException:
-                outstanding[k] = 0  # interrupted: nothing is left to wait for
-                raise
+        if pool.local is not None:
+            pool.run_local(pool.publish(pool.local_index, _STEP, now), _STEP)
         return self.workers
 
     def finish(self, last_obs: list[Any], merge: Any) -> dict[str, Any] | None:
@@ -133,23 +118,15 @@ class UsualStep:
 
     def _wait(self) -> bool:
         pool = self.pool
-        done = self.views.done
-        outstanding = pool.outstanding
-        workers = self.workers
         started = time.perf_counter()
-        # As the general wait: no spin while the recent waits were longer than the window.
-        spin_s = pool.parent_spin_s if pool.recent_wait_s <= pool.parent_spin_s else 0.0
-        end = started + spin_s
+        end = started + pool.spin_window()
         for k in self.remote:
-            while not is_done(int(done[k]), outstanding[k]):
+            while not pool.finished(k):
                 if time.perf_counter() > end:
                     return False
                 yield_cpu()
-        if any(int(done[k]) & HAS_REPLY for k in workers):
+        if not pool.settle_quiet(self.workers):  # a reply to take: the general path takes it
             return False
-        pool.recent_wait_s += WAIT_AVERAGING * (time.perf_counter() - started - pool.recent_wait_s)
-        pool.count_unclaimed()
-        for k in workers:
-            outstanding[k] = 0
+        pool.note_wait(time.perf_counter() - started)
         self.supervisor.restarted_now = []
         return True
