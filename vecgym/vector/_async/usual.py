@@ -55,7 +55,6 @@ class UsualStep:
         assert views is not None
         assert type(views.actions) is np.ndarray
         self.pool = pool
-        self.views = views
         self.leaf: np.ndarray = views.actions
         self.check = actions.check
         self.registry: InfoRegistry | None = pool.info_registry
