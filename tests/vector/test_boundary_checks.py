@@ -191,6 +191,45 @@ def test_integer_range_check_matches_the_definition(start: int, dtype: Any) -> N
                 check.check_leaves([batch])
 
 
+@pytest.mark.parametrize("n", [1, 3, 200, 300])
+@pytest.mark.parametrize("dtype", [np.int8, np.uint8, np.int32, np.int64, np.uint64])
+def test_discrete_span_agrees_with_the_check(n: int, dtype: Any) -> None:
+    """The inline test that :meth:`ActionBoundsCheck.discrete_span` describes accepts exactly the
+    batches :meth:`check_leaves` accepts, or is not offered (``None``)."""
+    check = ActionBoundsCheck(Discrete(n))
+    plan = check.discrete_span(np.dtype(dtype))
+    info = np.iinfo(dtype)
+    if n - 1 > info.max:
+        assert plan is None  # the dtype cannot hold every value of the space
+        return
+    assert plan is not None
+    unsigned, span = plan
+    assert span == n - 1
+    assert unsigned.kind == "u"
+    assert unsigned.itemsize == np.dtype(dtype).itemsize
+    rng = np.random.default_rng(n)
+    edges = [v for v in (info.min, -1, 0, n - 1, n, info.max) if info.min <= v <= info.max]
+    batches = [np.array([v], dtype=dtype) for v in edges]
+    batches += [rng.integers(info.min, info.max, 6, dtype=dtype, endpoint=True) for _ in range(50)]
+    batches += [rng.integers(0, n - 1, 6, endpoint=True).astype(dtype) for _ in range(50)]
+    for batch in batches:
+        values = batch.view(unsigned)
+        accepted = bool(values[values.argmax()] <= span)
+        assert accepted == all(0 <= int(v) < n for v in batch)
+        if accepted:
+            check.check_leaves([batch])
+        else:
+            with pytest.raises(error.InvalidAction):
+                check.check_leaves([batch])
+
+
+@pytest.mark.parametrize(
+    "space", [Discrete(3, start=1), Discrete(3, start=-2), MultiBinary(3), Box(-1, 1, (2,))]
+)
+def test_discrete_span_only_for_a_discrete_space_from_zero(space: Any) -> None:
+    assert ActionBoundsCheck(space).discrete_span(np.dtype(np.int64)) is None
+
+
 @pytest.mark.parametrize(
     ("space", "strict", "expected"),
     [

@@ -231,15 +231,17 @@ def test_an_env_error_on_the_short_path_is_raised_as_on_the_general_one(failing:
         short.close()
 
 
-def test_an_invalid_action_on_the_short_path_steps_nothing() -> None:
-    short = AsyncVectorEnv([SlowEnv] * 4, num_workers=1, parent_envs=2)
+@pytest.mark.parametrize("bad", [5, 2, -1, np.iinfo(np.int64).min])
+def test_an_invalid_action_on_the_short_path_steps_nothing(bad: int) -> None:
+    short = AsyncVectorEnv([SlowEnv] * 4, num_workers=1, parent_envs=2)  # Discrete(2) actions
     short._pool.parent_spin_s = LONG_SPIN_S
     assert short._usual is not None
+    assert short._usual.unsigned is not None  # the inline test
     counted = _Counted(short._usual)
     try:
         short.reset(seed=0)
         with pytest.raises(error.InvalidAction, match=r"\[2\]"):
-            short.step(np.array([0, 1, 5, 0]))
+            short.step(np.array([0, 1, bad, 0]))
         assert short.get_attr("count") == (0, 0, 0, 0)
         obs, *_ = short.step(np.array([0, 1, 1, 0]))
         np.testing.assert_array_equal(obs[:, 0], [1, 1, 1, 1])

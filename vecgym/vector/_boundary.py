@@ -251,6 +251,26 @@ class ActionBoundsCheck:
         rows = np.flatnonzero(bad)
         self._raise(rows, env_ids, [_row(arrays, int(i)) for i in rows])
 
+    def discrete_span(self, dtype: np.dtype[Any]) -> tuple[np.dtype[Any], int] | None:
+        """For a :class:`~vecgym.spaces.Discrete` space starting at 0 and a batch of ``dtype``
+        integers that can hold its values: ``(unsigned, span)``, where the batch lies in the space
+        exactly when its largest value, read as ``unsigned``, is at most ``span`` (the one-pass
+        test of :meth:`check_leaves`, for callers that run it inline on the usual batch); else
+        ``None``.
+
+        Example:
+            >>> from vecgym.spaces import Discrete
+            >>> ActionBoundsCheck(Discrete(3)).discrete_span(np.dtype(np.int64))
+            (dtype('uint64'), 2)
+        """
+        from vecgym.core.spaces.discrete import Discrete
+
+        space = self.space
+        if not isinstance(space, Discrete) or int(space.start) != 0:
+            return None
+        plan = _fast_plan(np.dtype(dtype), 0, int(space.n) - 1)
+        return None if plan is None else (plan[0], int(space.n) - 1)
+
     def check_items(self, items: Sequence[Any], env_ids: Sequence[int] | None = None) -> None:
         """Check one action per env with ``space.contains`` (spaces without a vectorised test)."""
         bad = [i for i, item in enumerate(items) if not self.space.contains(item)]

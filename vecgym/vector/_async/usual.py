@@ -9,9 +9,11 @@ cheap env (CartPole-v1 at 64 envs) that work is a tenth of the step, and it also
 caches from the parent's own slice of envs. :class:`UsualStep` does the same work for the usual
 call in a few statements, and hands over to the general path as soon as the call is not one:
 
-* :meth:`UsualStep.post` refuses (nothing done) anything but the usual call, and otherwise posts
-  the step exactly as the scheduler and the pool do (sequence numbers, post times, command words,
-  wake-ups, the parent's slice run last);
+* :meth:`UsualStep.post` refuses (nothing done) anything but the usual call, and otherwise checks
+  the actions (for a ``Discrete`` space from 0, inline: a batch whose largest value read as
+  unsigned exceeds ``n - 1`` goes to the full check, which raises) and posts the step exactly as
+  the scheduler and the pool do (sequence numbers, post times, command words, wake-ups, the
+  parent's slice run last);
 * :meth:`UsualStep.finish` spins on the done words for at most the pool's spin window, then
   batches the shared infos as the general path does
   (:func:`~vecgym.vector._async.infos.step_infos`). A worker still busy after the window, or one
@@ -56,7 +58,15 @@ class UsualStep:
         assert type(views.actions) is np.ndarray
         self.pool = pool
         self.leaf: np.ndarray = views.actions
+        self.dtype = self.leaf.dtype
         self.check = actions.check
+        # Discrete actions: the check's one-pass test, run here without its calls (a
+        # microsecond); any other space calls the check.
+        span = None
+        if self.check is not None and self.leaf.ndim == 1:
+            span = self.check.discrete_span(self.dtype)
+        self.unsigned: np.dtype[Any] | None = None if span is None else span[0]
+        self.span = 0 if span is None else span[1]
         self.registry: InfoRegistry | None = pool.info_registry
         self.supervisor = supervisor
         self.workers = list(range(len(pool.slices)))
@@ -89,13 +99,19 @@ class UsualStep:
         if (
             type(actions) is not np.ndarray
             or actions.shape != leaf.shape
-            or actions.dtype != leaf.dtype
+            or (actions.dtype is not self.dtype and actions.dtype != self.dtype)
             or self.supervisor.restarted_late
             or (registry is not None and registry.generation > min(pool.info_sent))
         ):
             return None
-        if self.check is not None:
-            self.check.check_leaves((actions,))
+        check = self.check
+        if self.unsigned is not None:
+            values = actions.view(self.unsigned)
+            if values[values.argmax()] > self.span:
+                assert check is not None
+                check.check_leaves((actions,))  # raises, naming the envs
+        elif check is not None:
+            check.check_leaves((actions,))
         leaf[...] = actions
         now = time.monotonic()
         for k in self.remote:

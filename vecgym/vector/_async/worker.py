@@ -328,11 +328,11 @@ def _write_infos(
         )
 
 
-def _step_actions(state: WorkerState) -> tuple[list[bool], list[Any]]:
-    """Which envs of the slice this step covers, and their actions (from shared memory, or from
-    the request that follows the command on the pipe); clears those envs' info schema ids, final
-    states, terminations and truncations (the envs with infos or ended episodes get theirs in the
-    loop: a batch's clear costs less than two stores per env)."""
+def _step_actions(state: WorkerState) -> tuple[list[bool], list[Any], bool]:
+    """Which envs of the slice this step covers, their actions (from shared memory, or from the
+    request that follows the command on the pipe) and whether it covers them all; clears those
+    envs' info schema ids, final states, terminations and truncations (the envs with infos or
+    ended episodes get theirs in the loop: a batch's clear costs less than two stores per env)."""
     views = state.views
     start, stop = state.start, state.stop
     stepped = views.step_mask[start:stop].tolist()
@@ -343,7 +343,8 @@ def _step_actions(state: WorkerState) -> tuple[list[bool], list[Any]]:
         actions = [payload[start + k] if on else None for k, on in enumerate(stepped)]
     # final_state marks SAME_STEP episode ends, and only where a final block exists
     final_state = views.final_state if state.final_block is not None else None
-    if all(stepped):
+    every = all(stepped)
+    if every:
         views.info_schema[start:stop] = 0
         views.terminated[start:stop] = False
         views.truncated[start:stop] = False
@@ -356,7 +357,7 @@ def _step_actions(state: WorkerState) -> tuple[list[bool], list[Any]]:
         views.truncated[start:stop][rows] = False
         if final_state is not None:
             final_state[start:stop][rows] = 0
-    return stepped, actions
+    return stepped, actions, every
 
 
 def _end_same_step(
@@ -394,16 +395,85 @@ def _end_same_step(
 
 
 def _step(state: WorkerState, seq: int) -> Reply | None:
-    stepped, actions = _step_actions(state)
-    views = state.views
+    stepped, actions, every = _step_actions(state)
     writer = _current_writer(state)
     proposals: list[Any] = []
-    rewards, terminated, truncated = views.rewards, views.terminated, views.truncated
     infos: list[tuple[int, dict[str, Any]]] = []
     info_envs: list[int] = []
     env_infos: list[dict[str, Any]] = []
     observations: list[tuple[int, Any]] = []
-    error: RemoteError | None = None
+    if every and state.obs_rows is not None and state.final_block is None:
+        error = _step_rows(state, actions, info_envs, env_infos)
+    else:
+        error = _step_each(
+            state, writer, (stepped, actions), proposals, observations, (info_envs, env_infos)
+        )
+    if env_infos:
+        _write_infos(writer, state.views.info_schema, info_envs, env_infos, proposals, infos)
+    if error is None and not infos and state.obs_in_shm:
+        return None
+    return Reply(
+        seq,
+        infos=infos,
+        observations=None if state.obs_in_shm else observations,
+        error=error,
+        info_schemas=proposals or None,
+    )
+
+
+def _step_rows(
+    state: WorkerState, actions: list[Any], info_envs: list[int], env_infos: list[dict[str, Any]]
+) -> RemoteError | None:
+    """The usual step's loop: every env of the slice, observations stored into their shared rows,
+    no ``SAME_STEP`` final block. :func:`_step_each`'s loop without the branches for the other
+    cases: about a twentieth of a CartPole-v1 step less per env. Appends the envs with a
+    non-empty info and their infos; the first env error, or ``None``."""
+    views = state.views
+    rewards, terminated, truncated = views.rewards, views.terminated, views.truncated
+    rows = state.obs_rows
+    assert rows is not None
+    index = state.start
+    try:
+        for auto, row, action in zip(state.autoenvs, rows, actions, strict=True):
+            # AutoresetEnv.step, inlined: the env's own step, the autoreset rules only at the end
+            # of an episode. The flags were cleared for the batch (_step_actions): stored only
+            # where set.
+            if auto.needs_reset:
+                obs, reward, term, trunc, info = auto.step(action)
+                terminated[index], truncated[index] = term, trunc
+            else:
+                obs, reward, term, trunc, info = auto.env.step(action)
+                if term or trunc:
+                    obs, reward, term, trunc, info = auto.end_episode(
+                        obs, reward, term, trunc, info
+                    )
+                    terminated[index], truncated[index] = term, trunc
+            row[...] = obs
+            rewards[index] = reward
+            if info:
+                info_envs.append(index)
+                env_infos.append(info)
+            index += 1
+    except Exception as exc:
+        return RemoteError.capture(exc, index)
+    return None
+
+
+def _step_each(
+    state: WorkerState,
+    writer: InfoWriter,
+    batch: tuple[list[bool], list[Any]],
+    proposals: list[Any],
+    observations: list[tuple[int, Any]],
+    out: tuple[list[int], list[dict[str, Any]]],
+) -> RemoteError | None:
+    """The step's loop in every case (``batch``: which envs are stepped, and their actions):
+    observations sent or stored in any layout, ``SAME_STEP``'s final observations. Appends the
+    envs with a non-empty info and their infos to ``out``; the first env error, or ``None``."""
+    stepped, actions = batch
+    info_envs, env_infos = out
+    views = state.views
+    rewards, terminated, truncated = views.rewards, views.terminated, views.truncated
     obs_rows = state.obs_rows
     final_block = state.final_block
     start = state.start
@@ -412,9 +482,6 @@ def _step(state: WorkerState, seq: int) -> Reply | None:
             continue
         index = start + offset
         try:
-            # AutoresetEnv.step, inlined: the env's own step, the autoreset rules only at the
-            # end of an episode.
-            # The flags were cleared for the batch (_step_actions): stored only where set.
             if auto.needs_reset:
                 obs, reward, term, trunc, info = auto.step(actions[offset])
                 terminated[index], truncated[index] = term, trunc
@@ -436,22 +503,11 @@ def _step(state: WorkerState, seq: int) -> Reply | None:
                 _write_obs(state, index, obs, observations)
             rewards[index] = reward
         except Exception as exc:
-            error = RemoteError.capture(exc, index)
-            break
+            return RemoteError.capture(exc, index)
         if info:
             info_envs.append(index)
             env_infos.append(info)
-    if env_infos:
-        _write_infos(writer, views.info_schema, info_envs, env_infos, proposals, infos)
-    if error is None and not infos and state.obs_in_shm:
-        return None
-    return Reply(
-        seq,
-        infos=infos,
-        observations=None if state.obs_in_shm else observations,
-        error=error,
-        info_schemas=proposals or None,
-    )
+    return None
 
 
 def _reset(state: WorkerState, seq: int) -> Reply | None:
