@@ -181,6 +181,20 @@ class WorkerState:
         self.layout = layout
         self.start = config.start
         self.stop = config.start + len(envs)
+        start, stop = self.start, self.stop
+        # The slice's rows of what a step of every env clears, as views made once (a slice of a
+        # shared array per step costs more than the store into it).
+        self.cleared_rows = (
+            views.info_schema[start:stop],
+            views.terminated[start:stop],
+            views.truncated[start:stop],
+        )
+        # The slice's actions where they are read as a whole (_read_actions' first case).
+        actions = views.actions
+        whole = layout.action_tree is not None and isinstance(actions, np.ndarray)
+        whole = whole and actions.ndim == 1
+        whole = whole and (actions.dtype.kind in "biu" or actions.dtype == np.float64)
+        self.action_rows: np.ndarray | None = actions[start:stop] if whole else None
         self.obs_in_shm = layout.obs_tree is not None
         self.actions_in_shm = layout.action_tree is not None
         self.info_writer = InfoWriter()
@@ -336,7 +350,9 @@ def _step_actions(state: WorkerState) -> tuple[list[bool], list[Any], bool]:
     views = state.views
     start, stop = state.start, state.stop
     stepped = views.step_mask[start:stop].tolist()
-    if state.actions_in_shm:
+    if state.action_rows is not None:
+        actions = list(state.action_rows)
+    elif state.actions_in_shm:
         actions = _read_actions(views.actions, start, stop, stepped)
     else:
         payload = state.conn.recv().payload
@@ -345,9 +361,10 @@ def _step_actions(state: WorkerState) -> tuple[list[bool], list[Any], bool]:
     final_state = views.final_state if state.final_block is not None else None
     every = all(stepped)
     if every:
-        views.info_schema[start:stop] = 0
-        views.terminated[start:stop] = False
-        views.truncated[start:stop] = False
+        schema_rows, terminated_rows, truncated_rows = state.cleared_rows
+        schema_rows[...] = 0
+        terminated_rows[...] = False
+        truncated_rows[...] = False
         if final_state is not None:
             final_state[start:stop] = 0
     else:
