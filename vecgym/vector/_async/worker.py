@@ -182,19 +182,19 @@ class WorkerState:
         self.start = config.start
         self.stop = config.start + len(envs)
         start, stop = self.start, self.stop
-        # The slice's rows of what a step of every env clears, as views made once (a slice of a
+        # The slice's rows of what a step clears (_step_actions), as views made once (a slice of a
         # shared array per step costs more than the store into it).
         self.cleared_rows = (
             views.info_schema[start:stop],
             views.terminated[start:stop],
             views.truncated[start:stop],
         )
-        # The slice's actions where they are read as a whole (_read_actions' first case).
+        # The slice's actions where they are scalars read straight from the slice.
         actions = views.actions
         whole = layout.action_tree is not None and isinstance(actions, np.ndarray)
-        whole = whole and actions.ndim == 1
-        whole = whole and (actions.dtype.kind in "biu" or actions.dtype == np.float64)
-        self.action_rows: np.ndarray | None = actions[start:stop] if whole else None
+        self.action_rows: np.ndarray | None = (
+            actions[start:stop] if whole and _scalar_actions(actions) else None
+        )
         self.obs_in_shm = layout.obs_tree is not None
         self.actions_in_shm = layout.action_tree is not None
         self.info_writer = InfoWriter()
@@ -253,9 +253,15 @@ def _read_actions(views: Any, start: int, stop: int, stepped: list[bool]) -> lis
         block = views[start:stop]
         if block.ndim > 1:
             return list(block.copy())
-        if block.dtype.kind in "biu" or block.dtype == np.float64:
+        if _scalar_actions(block):
             return list(block)
     return [_read(views, start + k) if on else None for k, on in enumerate(stepped)]
+
+
+def _scalar_actions(actions: np.ndarray) -> bool:
+    """Whether a batch of ``actions`` holds one integer or float64 scalar per env, which the
+    slice itself hands out as :func:`_read` reads them (other dtypes need its conversion)."""
+    return actions.ndim == 1 and (actions.dtype.kind in "biu" or actions.dtype == np.float64)
 
 
 def _write_obs(
@@ -360,20 +366,13 @@ def _step_actions(state: WorkerState) -> tuple[list[bool], list[Any], bool]:
     # final_state marks SAME_STEP episode ends, and only where a final block exists
     final_state = views.final_state if state.final_block is not None else None
     every = all(stepped)
-    if every:
-        schema_rows, terminated_rows, truncated_rows = state.cleared_rows
-        schema_rows[...] = 0
-        terminated_rows[...] = False
-        truncated_rows[...] = False
-        if final_state is not None:
-            final_state[start:stop] = 0
-    else:
-        rows = np.asarray(stepped)
-        views.info_schema[start:stop][rows] = 0
-        views.terminated[start:stop][rows] = False
-        views.truncated[start:stop][rows] = False
-        if final_state is not None:
-            final_state[start:stop][rows] = 0
+    rows: Any = ... if every else np.asarray(stepped)
+    schema_rows, terminated_rows, truncated_rows = state.cleared_rows
+    schema_rows[rows] = 0
+    terminated_rows[rows] = False
+    truncated_rows[rows] = False
+    if final_state is not None:
+        final_state[start:stop][rows] = 0
     return stepped, actions, every
 
 
