@@ -2,7 +2,7 @@
 
 Every vectoriser steps its sub-environments through :class:`AutoresetEnv`: :class:`SyncVectorEnv`
 in its loop, the async worker in its process, so the three autoreset modes behave the same
-everywhere. (Their loops call ``env.step`` themselves while no reset is pending and hand a step
+everywhere. (Their loops call ``env_step`` themselves while no reset is pending and hand a step
 that ends an episode to :meth:`AutoresetEnv.end_episode`, which is what :meth:`AutoresetEnv.step`
 does, less a Python call per env step.) Numpy-vectorised environments, which step all their
 copies at once, use the mask form of the same rules: :class:`BatchAutoreset` (built on
@@ -27,6 +27,20 @@ The three modes (:class:`~vecgym.vector.vector_env.AutoresetMode`), for one sub-
     ``reset(options={"reset_mask": mask})``.
 
 A manual :meth:`AutoresetEnv.reset` always clears a pending reset.
+
+Steps past idle wrappers
+------------------------
+``make`` wraps an environment in ``TimeLimit(OrderEnforcing(PassiveEnvChecker(env)))``. Once an
+episode has begun, ``OrderEnforcing`` has nothing left to enforce and ``PassiveEnvChecker`` has
+done its one-time checks: both only hand the step on, a Python call each (two for
+``OrderEnforcing``). :attr:`AutoresetEnv.env_step` is the callable the loops step with: from the
+first reset where those wrappers are idle, the innermost of them's ``env.step``, with
+``TimeLimit``'s count (``_elapsed_steps``, ``_max_episode_steps``) applied on the same wrapper
+object; until then, and for any other chain, ``env.step`` itself. The results, the wrappers'
+state and the errors are those of ``env.step``; only the idle frames are gone (about 0.4 us of a
+3 us CartPole-v1 step). The wrappers layer installs which classes qualify
+(:func:`install_idle_wrapper`, :func:`install_time_limit`): vecgym's and Gymnasium's own classes,
+matched exactly (not subclasses), and never an instance with a ``step`` of its own.
 """
 
 from __future__ import annotations
@@ -45,7 +59,10 @@ from vecgym.vector.vector_env import AutoresetMode
 __all__ = [
     "AutoresetEnv",
     "BatchAutoreset",
+    "direct_step",
     "final_obs_infos",
+    "install_idle_wrapper",
+    "install_time_limit",
     "next_autoreset_mask",
     "same_step_info",
 ]
@@ -58,6 +75,88 @@ STEP_AFTER_END_MSG = (
 UNKNOWN_MODE_MSG = "autoreset mode must be an AutoresetMode, got {!r}"
 
 StepResult = tuple[Any, SupportsFloat, bool, bool, dict[str, Any]]
+StepFn = Callable[[Any], StepResult]
+
+#: Wrapper classes, by ``module.qualname``, whose ``step`` is ``self.env.step(action)`` once the
+#: test stored here holds for the instance (and stays so): the wrappers layer installs them.
+_IDLE_WRAPPERS: dict[str, Callable[[Any], bool]] = {}
+#: Wrapper classes, by ``module.qualname``, whose ``step`` is ``TimeLimit``'s: ``env.step``, then
+#: ``_elapsed_steps += 1`` and ``truncated = True`` from ``_max_episode_steps`` on.
+_TIME_LIMITS: set[str] = set()
+
+
+def _qualified_name(cls: type | str) -> str:
+    return cls if isinstance(cls, str) else f"{cls.__module__}.{cls.__qualname__}"
+
+
+def install_idle_wrapper(cls: type | str, idle: Callable[[Any], bool]) -> None:
+    """Declare that an instance ``w`` of exactly ``cls`` steps as ``w.env.step(action)`` whenever
+    ``idle(w)`` is true, and that ``idle(w)`` stays true once it is: :func:`direct_step` then
+    steps past it. ``cls`` is the class or its ``"module.qualname"`` (a class of a package that
+    need not be imported)."""
+    _IDLE_WRAPPERS[_qualified_name(cls)] = idle
+
+
+def install_time_limit(cls: type | str) -> None:
+    """Declare that exactly ``cls`` (the class or its ``"module.qualname"``) steps as
+    ``TimeLimit``: ``env.step``, then one more ``_elapsed_steps``, ``truncated`` from
+    ``_max_episode_steps`` on."""
+    _TIME_LIMITS.add(_qualified_name(cls))
+
+
+def _counted(limit: Any, step: StepFn) -> StepFn:
+    """``step`` with the count of the ``TimeLimit`` wrapper ``limit`` applied to its result, as
+    ``limit.step`` would (on ``limit`` itself)."""
+
+    def step_counted(action: Any) -> StepResult:
+        obs, reward, terminated, truncated, info = step(action)
+        limit._elapsed_steps += 1
+        if limit._elapsed_steps >= limit._max_episode_steps:
+            truncated = True
+        return obs, reward, terminated, truncated, info
+
+    return step_counted
+
+
+def direct_step(env: Any) -> tuple[StepFn, bool]:
+    """The callable that steps ``env`` as ``env.step`` does, past its idle wrappers (see the
+    module docstring), and whether the answer is final: ``False`` while a wrapper of the chain that
+    will become idle is not yet (then ask again after the next reset).
+
+    Example:
+        >>> import vecgym
+        >>> env = vecgym.make("CartPole-v1")
+        >>> step, final = direct_step(env)
+        >>> step == env.step, final  # not reset: no wrapper is idle yet
+        (True, False)
+        >>> _ = env.reset(seed=0)
+        >>> for _ in range(2):  # PassiveEnvChecker checks the first two steps
+        ...     _ = env.step(0)
+        >>> step, final = direct_step(env)
+        >>> step == env.step, final
+        (False, True)
+        >>> step(0)[1:4], env.get_wrapper_attr("_elapsed_steps")
+        ((1.0, False, False), 3)
+    """
+    limit = None
+    inner = env
+    if _qualified_name(type(env)) in _TIME_LIMITS and "step" not in vars(env):
+        if env._elapsed_steps is None:  # never reset: step raises through the whole chain
+            return env.step, False
+        limit, inner = env, env.env
+    final = True
+    while (idle := _IDLE_WRAPPERS.get(_qualified_name(type(inner)))) is not None:
+        if "step" in vars(inner):
+            break
+        if not idle(inner):
+            final = False
+            break
+        inner = inner.env
+    if limit is None:
+        return (env.step, final) if inner is env else (inner.step, final)
+    if inner is limit.env:  # nothing idle below the limit: its own step is as short
+        return env.step, final
+    return _counted(limit, inner.step), final
 
 
 class AutoresetEnv(Generic[ObsType, ActType]):
@@ -74,6 +173,10 @@ class AutoresetEnv(Generic[ObsType, ActType]):
         needs_reset: ``NEXT_STEP``: the next :meth:`step` resets instead of stepping; ``DISABLED``:
             the episode has ended and :meth:`step` raises until :meth:`reset` is called. Always
             ``False`` in ``SAME_STEP`` mode.
+        env_step: steps :attr:`env` as ``env.step`` does, past the wrappers that have become idle
+            (see the module docstring); what the loops call.
+        settled: ``False`` while a wrapper of the chain may still become idle: every reset then
+            looks again (:meth:`episode_started`).
 
     Example:
         >>> from vecgym.vector.vector_env import AutoresetMode
@@ -87,7 +190,7 @@ class AutoresetEnv(Generic[ObsType, ActType]):
         (0.0, False, False)
     """
 
-    __slots__ = ("env", "index", "mode", "needs_reset")
+    __slots__ = ("env", "env_step", "index", "mode", "needs_reset", "settled")
 
     def __init__(self, env: Env[ObsType, ActType], mode: AutoresetMode, *, index: int = 0) -> None:
         if not isinstance(mode, AutoresetMode):
@@ -96,6 +199,13 @@ class AutoresetEnv(Generic[ObsType, ActType]):
         self.mode = mode
         self.index = index
         self.needs_reset = False
+        self.env_step, self.settled = direct_step(env)
+
+    def episode_started(self) -> None:
+        """Called after every reset of :attr:`env`: steps past the wrappers that have become idle
+        (:func:`direct_step`), until the answer is final."""
+        if not self.settled:
+            self.env_step, self.settled = direct_step(self.env)
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -111,6 +221,7 @@ class AutoresetEnv(Generic[ObsType, ActType]):
         """
         obs, info = self.env.reset(seed=seed, options=options)
         self.needs_reset = False
+        self.episode_started()
         return obs, info
 
     def step(self, action: ActType) -> StepResult:
@@ -130,9 +241,10 @@ class AutoresetEnv(Generic[ObsType, ActType]):
             if self.mode is AutoresetMode.NEXT_STEP:
                 obs, info = self.env.reset()
                 self.needs_reset = False
+                self.episode_started()
                 return obs, 0.0, False, False, info
             raise error.ResetNeeded(STEP_AFTER_END_MSG.format(index=self.index))
-        obs, reward, terminated, truncated, info = self.env.step(action)
+        obs, reward, terminated, truncated, info = self.env_step(action)
         if terminated or truncated:
             return self.end_episode(obs, reward, terminated, truncated, info)
         return obs, reward, terminated, truncated, info
@@ -142,9 +254,9 @@ class AutoresetEnv(Generic[ObsType, ActType]):
     ) -> StepResult:
         """Apply the mode's rules to a step of :attr:`env` that ended the episode.
 
-        ``step`` is ``env.step`` followed by this when the episode ends. A loop over many envs
+        ``step`` is :attr:`env_step` followed by this when the episode ends. A loop over many envs
         saves a call per env step by doing the same itself: while :attr:`needs_reset` is
-        ``False`` it calls ``auto.env.step(action)`` and hands a result with ``terminated or
+        ``False`` it calls ``auto.env_step(action)`` and hands a result with ``terminated or
         truncated`` to this method; otherwise it calls :meth:`step`.
 
         Args:
@@ -161,6 +273,7 @@ class AutoresetEnv(Generic[ObsType, ActType]):
             # Copy before resetting: the env may write its next observation into the same array.
             final_obs = copy.deepcopy(obs)
             obs, reset_info = self.env.reset()
+            self.episode_started()
             info = same_step_info(final_obs, info, reset_info)
         else:
             self.needs_reset = True

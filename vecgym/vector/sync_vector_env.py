@@ -351,7 +351,7 @@ class SyncVectorEnv(SubEnvsVectorEnv[ObsType, ActType, np.ndarray], Generic[ObsT
                 obs, reward, terminated, truncated, info = auto.step(action)
                 terminations[i], truncations[i] = terminated, truncated
             else:
-                obs, reward, terminated, truncated, info = auto.env.step(action)
+                obs, reward, terminated, truncated, info = auto.env_step(action)
                 if terminated or truncated:
                     obs, reward, terminated, truncated, info = auto.end_episode(
                         obs, reward, terminated, truncated, info

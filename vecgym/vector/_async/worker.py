@@ -398,6 +398,7 @@ def _end_same_step(
     index = state.start + offset
     copy_rows(block, index, obs)  # before the reset, which may write into the same arrays
     obs, reset_info = auto.env.reset()
+    auto.episode_started()
     if "final_obs" in reset_info or "final_info" in reset_info:
         code = 0  # those keys replace the final ones in the merged dict
     elif info:
@@ -458,7 +459,7 @@ def _step_rows(
                 obs, reward, term, trunc, info = auto.step(action)
                 terminated[index], truncated[index] = term, trunc
             else:
-                obs, reward, term, trunc, info = auto.env.step(action)
+                obs, reward, term, trunc, info = auto.env_step(action)
                 if term or trunc:
                     obs, reward, term, trunc, info = auto.end_episode(
                         obs, reward, term, trunc, info
@@ -502,7 +503,7 @@ def _step_each(
                 obs, reward, term, trunc, info = auto.step(actions[offset])
                 terminated[index], truncated[index] = term, trunc
             else:
-                obs, reward, term, trunc, info = auto.env.step(actions[offset])
+                obs, reward, term, trunc, info = auto.env_step(actions[offset])
                 if term or trunc:
                     if final_block is not None:
                         obs, info = _end_same_step(

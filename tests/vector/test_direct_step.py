@@ -1,0 +1,177 @@
+"""Stepping past idle wrappers: :func:`vecgym.vector.autoreset.direct_step` and the
+:class:`AutoresetEnv` that steps with it give exactly what ``env.step`` gives."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+import vecgym
+from tests.vector.helpers import assert_same_batch
+from vecgym import error
+from vecgym.envs.classic_control.cartpole import CartPoleEnv
+from vecgym.vector import AsyncVectorEnv, AutoresetMode
+from vecgym.vector.autoreset import AutoresetEnv, direct_step
+from vecgym.wrappers import OrderEnforcing, PassiveEnvChecker, RecordEpisodeStatistics, TimeLimit
+
+
+def _warm(env: Any, seed: int = 0, steps: int = 2) -> None:
+    """Reset, then the steps after which the env checker has done its checks."""
+    env.reset(seed=seed)
+    for _ in range(steps):
+        env.step(0)
+
+
+def _assert_same_steps(reference: Any, env: Any, step: Any, steps: int) -> int:
+    """Step ``reference`` with ``reference.step`` and ``env`` with ``step``, the same actions,
+    resetting both (same seed) where an episode ends; every result equal. Returns the ends."""
+    ends = 0
+    actions = np.random.default_rng(5).integers(0, 2, size=steps)
+    for t, action in enumerate(actions.tolist()):
+        expected = reference.step(action)
+        assert_same_batch(step(action), expected, f"step {t}")
+        if expected[2] or expected[3]:
+            ends += 1
+            assert_same_batch(env.reset(seed=t), reference.reset(seed=t), f"reset {t}")
+            step, final = direct_step(env)
+            assert final
+    return ends
+
+
+def test_a_chain_never_reset_is_stepped_whole() -> None:
+    env = vecgym.make("CartPole-v1")
+    step, final = direct_step(env)
+    assert step == env.step
+    assert not final
+    with pytest.raises(error.ResetNeeded):
+        step(0)
+
+
+def test_the_checker_keeps_its_first_steps() -> None:
+    env = vecgym.make("CartPole-v1")
+    env.reset(seed=0)
+    checker = env.env.env
+    assert isinstance(checker, PassiveEnvChecker)
+    step, final = direct_step(env)
+    assert not final  # the checker has its first two steps to check
+    assert step != env.step  # OrderEnforcing is idle already
+    step(0)
+    assert checker.checked_step
+    assert not checker.checked_data_reuse
+    assert not direct_step(env)[1]  # the second step is still checked (data reuse)
+    step(0)
+    assert checker.checked_data_reuse
+    assert env.get_wrapper_attr("_elapsed_steps") == 2
+    assert direct_step(env)[1]
+
+
+@pytest.mark.parametrize("max_episode_steps", [7, 500])
+@pytest.mark.parametrize("disable_env_checker", [False, True])
+def test_idle_wrappers_stepped_past_seed_for_seed(
+    max_episode_steps: int, disable_env_checker: bool
+) -> None:
+    kwargs = {"max_episode_steps": max_episode_steps, "disable_env_checker": disable_env_checker}
+    reference, env = vecgym.make("CartPole-v1", **kwargs), vecgym.make("CartPole-v1", **kwargs)
+    _warm(reference)
+    _warm(env)
+    step, final = direct_step(env)
+    assert final
+    assert step != env.step
+    ends = _assert_same_steps(reference, env, step, 300)
+    assert ends >= 5
+    assert env.get_wrapper_attr("_elapsed_steps") == reference.get_wrapper_attr("_elapsed_steps")
+
+
+def test_truncation_by_the_stepped_past_limit() -> None:
+    env = vecgym.make("CartPole-v1", max_episode_steps=4)
+    env.reset(seed=1)
+    step, _ = direct_step(env)
+    flags = [step(0)[2:4] for _ in range(2)]
+    step, final = direct_step(env)
+    assert final
+    flags += [step(i % 2)[2:4] for i in range(2)]
+    assert flags == [(False, False)] * 3 + [(False, True)]
+    assert env.get_wrapper_attr("_elapsed_steps") == 4
+
+
+def test_no_time_limit_steps_the_innermost_env() -> None:
+    base = CartPoleEnv()
+    env = OrderEnforcing(PassiveEnvChecker(base))
+    _warm(env)
+    step, final = direct_step(env)
+    assert final
+    assert step == base.step
+
+
+class _OwnOrder(OrderEnforcing):  # type: ignore[type-arg]
+    """A subclass: it may step otherwise, so it is never stepped past."""
+
+
+def _subclass_chain() -> Any:
+    return TimeLimit(_OwnOrder(PassiveEnvChecker(CartPoleEnv())), 50)
+
+
+def _own_step_chain() -> Any:
+    env = vecgym.make("CartPole-v1")
+    env.env.step = env.env.step  # an instance attribute: the object steps its own way
+    return env
+
+
+def _outer_wrapper_chain() -> Any:
+    return RecordEpisodeStatistics(vecgym.make("CartPole-v1"))
+
+
+@pytest.mark.parametrize("build", [_subclass_chain, _own_step_chain, _outer_wrapper_chain])
+def test_what_is_not_stepped_past(build: Any) -> None:
+    env = build()
+    _warm(env)
+    step, final = direct_step(env)
+    assert step == env.step
+    assert final
+
+
+def test_gymnasiums_wrappers_are_stepped_past_too() -> None:
+    gymnasium = pytest.importorskip("gymnasium")
+    reference = gymnasium.make("CartPole-v1", max_episode_steps=9)
+    env = gymnasium.make("CartPole-v1", max_episode_steps=9)
+    _warm(reference)
+    _warm(env)
+    step, final = direct_step(env)
+    assert final
+    assert step != env.step
+    assert _assert_same_steps(reference, env, step, 120) >= 5
+    assert env.get_wrapper_attr("_elapsed_steps") == reference.get_wrapper_attr("_elapsed_steps")
+
+
+@pytest.mark.parametrize("mode", list(AutoresetMode))
+def test_autoreset_env_steps_past_from_its_first_episode_end(mode: AutoresetMode) -> None:
+    auto = AutoresetEnv(vecgym.make("CartPole-v1", max_episode_steps=6), mode)
+    whole = AutoresetEnv(vecgym.make("CartPole-v1", max_episode_steps=6), mode)
+    assert_same_batch(auto.reset(seed=2), whole.reset(seed=2))
+    assert not auto.settled
+    for t in range(60):
+        if mode is AutoresetMode.DISABLED and whole.needs_reset:
+            assert_same_batch(auto.reset(seed=t), whole.reset(seed=t), f"reset {t}")
+        # ``whole`` is stepped through every wrapper, every time
+        whole.env_step, whole.settled = whole.env.step, True
+        assert_same_batch(auto.step(t % 2), whole.step(t % 2), f"step {t}")
+    assert auto.settled
+    assert auto.env_step != auto.env.step
+
+
+def test_the_parent_slice_steps_past_after_same_step_ends() -> None:
+    """The parent's slice runs the worker's handler, whose SAME_STEP end resets the env itself."""
+    fns = [lambda: vecgym.make("CartPole-v1", max_episode_steps=5)] * 4
+    envs = AsyncVectorEnv(fns, num_workers=1, parent_envs=2, autoreset_mode=AutoresetMode.SAME_STEP)
+    try:
+        envs.reset(seed=0)
+        for _ in range(12):
+            envs.step(np.zeros(4, dtype=np.int64))
+        autoenvs = envs._pool.local._state.autoenvs
+        assert [auto.settled for auto in autoenvs] == [True, True]
+        counts = envs.call("get_wrapper_attr", "_elapsed_steps")
+        assert list(counts) == [2] * 4  # 12 steps: episodes of 5, reset on the 5th and 10th
+    finally:
+        envs.close()
