@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import copy
+import pickle
 from typing import Any
 
 import numpy as np
@@ -175,3 +177,20 @@ def test_the_parent_slice_steps_past_after_same_step_ends() -> None:
         assert list(counts) == [2] * 4  # 12 steps: episodes of 5, reset on the 5th and 10th
     finally:
         envs.close()
+
+
+@pytest.mark.parametrize("how", ["deepcopy", "pickle"])
+def test_a_copy_steps_its_own_wrappers(how: str) -> None:
+    auto = AutoresetEnv(vecgym.make("CartPole-v1", max_episode_steps=7), AutoresetMode.NEXT_STEP)
+    auto.reset(seed=0)
+    for _ in range(9):  # past the first episode's end: stepping past the wrappers
+        auto.step(0)
+    assert auto.settled
+    twin = copy.deepcopy(auto) if how == "deepcopy" else pickle.loads(pickle.dumps(auto))
+    assert (twin.mode, twin.index, twin.needs_reset) == (auto.mode, auto.index, auto.needs_reset)
+    assert twin.settled
+    count = auto.env.get_wrapper_attr("_elapsed_steps")
+    for _ in range(3):
+        assert_same_batch(twin.step(1), auto.step(1))
+    assert twin.env.get_wrapper_attr("_elapsed_steps") == count + 3
+    assert auto.env.get_wrapper_attr("_elapsed_steps") == count + 3

@@ -201,6 +201,15 @@ class AutoresetEnv(Generic[ObsType, ActType]):
         self.needs_reset = False
         self.env_step, self.settled = direct_step(env)
 
+    def __getstate__(self) -> dict[str, Any]:
+        # env_step may close over this env's wrappers: a copy or an unpickled one looks again.
+        return {"env": self.env, "mode": self.mode, "index": self.index, "ended": self.needs_reset}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.env, self.mode, self.index = state["env"], state["mode"], state["index"]
+        self.needs_reset = state["ended"]
+        self.env_step, self.settled = direct_step(self.env)
+
     def episode_started(self) -> None:
         """Called after every reset of :attr:`env`: steps past the wrappers that have become idle
         (:func:`direct_step`), until the answer is final."""
