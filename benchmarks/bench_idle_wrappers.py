@@ -18,6 +18,11 @@ and the worker's, reads at each episode start (this script replaces
 episode start. It prints the medians of the rounds' step times each way, the median of their
 differences and the rounds in which stepping past was faster.
 
+``--runtime single`` times one env in a plain loop instead (a reset where an episode ends, as the
+bound's single env), stepped with ``env.step`` and with ``direct_step(env)`` (asked again after
+every reset) in turns: what a bound whose single env also stepped past the idle wrappers would
+gain.
+
 Workloads as ``bench_interleaved.py``'s: ``cartpole``, ``halfcheetah``, ``pong``.
 """
 
@@ -59,17 +64,42 @@ def _timed(envs: Any, actions: list[Any], steps: int) -> float:
     return (time.perf_counter_ns() - start) / steps / 1000
 
 
+def _single(make: Any, steps: int, rounds: int) -> dict[int, list[float]]:
+    """Microseconds per step of one env in a plain loop, each way, ``rounds`` times."""
+    env = make()
+    env.reset(seed=0)
+    env.action_space.seed(0)
+    actions = [env.action_space.sample() for _ in range(512)]
+    times: dict[int, list[float]] = {0: [], 1: []}
+    for r in range(rounds):
+        for way in (1, 0) if r % 2 else (0, 1):
+            step = autoreset.direct_step(env)[0] if way else env.step
+            start = time.perf_counter_ns()
+            for i in range(steps):
+                _, _, terminated, truncated, _ = step(actions[i % 512])
+                if terminated or truncated:
+                    env.reset()
+                    step = autoreset.direct_step(env)[0] if way else env.step
+            times[way].append((time.perf_counter_ns() - start) / steps / 1000)
+    env.close()
+    return times
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
         "--workload", choices=["cartpole", "halfcheetah", "pong"], default="cartpole"
     )
     parser.add_argument("--num-envs", type=int, default=64)
-    parser.add_argument("--runtime", choices=["async", "sync"], default="async")
+    parser.add_argument("--runtime", choices=["async", "sync", "single"], default="async")
     parser.add_argument("--block", type=int, default=1000)
     parser.add_argument("--rounds", type=int, default=40)
     args = parser.parse_args()
 
+    if args.runtime == "single":
+        times = _single(bench_interleaved._maker(args.workload), args.block * 10, args.rounds)
+        _report(args, times)
+        return
     flag = multiprocessing.get_context("fork").RawValue("b", 1)
     _switched(flag)
     fns = [bench_interleaved._maker(args.workload)] * args.num_envs
@@ -92,12 +122,17 @@ def main() -> None:
                 times[way].append(_timed(envs, actions, args.block))
     finally:
         envs.close()
+    _report(args, times)
+
+
+def _report(args: argparse.Namespace, times: dict[int, list[float]]) -> None:
     whole, past = times[0], times[1]
+    envs = "1 env" if args.runtime == "single" else f"{args.num_envs} envs"
     differences = [b - a for a, b in zip(whole, past, strict=True)]
     faster = sum(d < 0 for d in differences)
     print(
-        f"{args.workload}, {args.num_envs} envs, {args.runtime}: through the whole chain "
-        f"{statistics.median(whole):.1f} us, past the idle wrappers {statistics.median(past):.1f}"
+        f"{args.workload}, {envs}, {args.runtime}: through the whole chain "
+        f"{statistics.median(whole):.2f} us, past the idle wrappers {statistics.median(past):.2f}"
         f" us; difference {statistics.median(differences):+.2f} us (median of {args.rounds} "
         f"rounds), past the idle wrappers faster in {faster} of {args.rounds}"
     )
