@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import copy
 import pickle
+import subprocess
+import sys
 from typing import Any
 
 import numpy as np
@@ -15,7 +17,7 @@ from tests.vector.helpers import assert_same_batch
 from vecgym import error
 from vecgym.envs.classic_control.cartpole import CartPoleEnv
 from vecgym.vector import AsyncVectorEnv, AutoresetMode
-from vecgym.vector.autoreset import AutoresetEnv, direct_step
+from vecgym.vector.autoreset import IDLE_WRAPPERS, TIME_LIMITS, AutoresetEnv, direct_step
 from vecgym.wrappers import OrderEnforcing, PassiveEnvChecker, RecordEpisodeStatistics, TimeLimit
 
 
@@ -40,6 +42,43 @@ def _assert_same_steps(reference: Any, env: Any, step: Any, steps: int) -> int:
             step, final = direct_step(env)
             assert final
     return ends
+
+
+def _name(cls: type) -> str:
+    return f"{cls.__module__}.{cls.__qualname__}"
+
+
+def test_the_named_classes_are_the_wrappers() -> None:
+    """The vector layer names the classes it steps past (it imports no wrapper): the names are
+    those of vecgym's and Gymnasium's classes."""
+    gymnasium = pytest.importorskip("gymnasium")
+    ours = (TimeLimit, OrderEnforcing, PassiveEnvChecker)
+    theirs = (
+        gymnasium.wrappers.TimeLimit,
+        gymnasium.wrappers.OrderEnforcing,
+        gymnasium.wrappers.PassiveEnvChecker,
+    )
+    assert set(TIME_LIMITS) == {_name(ours[0]), _name(theirs[0])}
+    assert set(IDLE_WRAPPERS) == {_name(cls) for cls in (*ours[1:], *theirs[1:])}
+
+
+def test_stepped_past_in_a_process_that_never_imported_vecgyms_wrappers() -> None:
+    """A spawned worker stepping ``gymnasium.make`` envs imports vecgym's vector layer only."""
+    pytest.importorskip("gymnasium")
+    code = (
+        "import sys, gymnasium\n"
+        "from vecgym.vector.autoreset import direct_step\n"
+        "env = gymnasium.make('CartPole-v1')\n"
+        "env.reset(seed=0)\n"
+        "env.step(0)\n"
+        "env.step(0)\n"
+        "step, final = direct_step(env)\n"
+        "print('vecgym.wrappers' in sys.modules, step != env.step, final)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert result.stdout.split() == ["False", "True", "True"]
 
 
 def test_a_chain_never_reset_is_stepped_whole() -> None:

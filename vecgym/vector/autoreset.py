@@ -38,9 +38,9 @@ first reset where those wrappers are idle, the innermost of them's ``env.step``,
 ``TimeLimit``'s count (``_elapsed_steps``, ``_max_episode_steps``) applied on the same wrapper
 object; until then, and for any other chain, ``env.step`` itself. The results, the wrappers'
 state and the errors are those of ``env.step``; only the idle frames are gone (about 0.4 us of a
-3 us CartPole-v1 step). The wrappers layer installs which classes qualify
-(:func:`install_idle_wrapper`, :func:`install_time_limit`): vecgym's and Gymnasium's own classes,
-matched exactly (not subclasses), and never an instance with a ``step`` of its own.
+3 us CartPole-v1 step). Only vecgym's and Gymnasium's own classes qualify (:data:`TIME_LIMITS`,
+:data:`IDLE_WRAPPERS`), matched exactly by module and name (not subclasses), never an instance
+with a ``step`` of its own, and only at the top of the chain.
 """
 
 from __future__ import annotations
@@ -61,8 +61,6 @@ __all__ = [
     "BatchAutoreset",
     "direct_step",
     "final_obs_infos",
-    "install_idle_wrapper",
-    "install_time_limit",
     "next_autoreset_mask",
     "same_step_info",
 ]
@@ -77,31 +75,36 @@ UNKNOWN_MODE_MSG = "autoreset mode must be an AutoresetMode, got {!r}"
 StepResult = tuple[Any, SupportsFloat, bool, bool, dict[str, Any]]
 StepFn = Callable[[Any], StepResult]
 
-#: Wrapper classes, by ``module.qualname``, whose ``step`` is ``self.env.step(action)`` once the
-#: test stored here holds for the instance (and stays so): the wrappers layer installs them.
-_IDLE_WRAPPERS: dict[str, Callable[[Any], bool]] = {}
-#: Wrapper classes, by ``module.qualname``, whose ``step`` is ``TimeLimit``'s: ``env.step``, then
-#: ``_elapsed_steps += 1`` and ``truncated = True`` from ``_max_episode_steps`` on.
-_TIME_LIMITS: set[str] = set()
+
+def _order_enforcing_idle(wrapper: Any) -> bool:
+    return bool(wrapper._has_reset)
 
 
-def _qualified_name(cls: type | str) -> str:
-    return cls if isinstance(cls, str) else f"{cls.__module__}.{cls.__qualname__}"
+def _env_checker_idle(wrapper: Any) -> bool:
+    # (Gymnasium releases without the data-reuse check pass every step on after the first.)
+    return bool(wrapper.checked_step and getattr(wrapper, "checked_data_reuse", True))
 
 
-def install_idle_wrapper(cls: type | str, idle: Callable[[Any], bool]) -> None:
-    """Declare that an instance ``w`` of exactly ``cls`` steps as ``w.env.step(action)`` whenever
-    ``idle(w)`` is true, and that ``idle(w)`` stays true once it is: :func:`direct_step` then
-    steps past it. ``cls`` is the class or its ``"module.qualname"`` (a class of a package that
-    need not be imported)."""
-    _IDLE_WRAPPERS[_qualified_name(cls)] = idle
+#: The wrappers that only hand the step on to ``env.step`` once the test stored here holds for
+#: the instance (it stays true from then on), by ``module.qualname``: named, not imported, since
+#: vecgym's wrappers sit in a layer above this one and Gymnasium need not be installed.
+IDLE_WRAPPERS: dict[str, Callable[[Any], bool]] = {
+    f"{module}.{name}": idle
+    for module in ("vecgym.wrappers.common", "gymnasium.wrappers.common")
+    for name, idle in (
+        ("OrderEnforcing", _order_enforcing_idle),
+        ("PassiveEnvChecker", _env_checker_idle),
+    )
+}
+#: The wrappers whose ``step`` is ``TimeLimit``'s: ``env.step``, then ``_elapsed_steps += 1``
+#: and ``truncated = True`` from ``_max_episode_steps`` on.
+TIME_LIMITS: frozenset[str] = frozenset(
+    f"{module}.TimeLimit" for module in ("vecgym.wrappers.common", "gymnasium.wrappers.common")
+)
 
 
-def install_time_limit(cls: type | str) -> None:
-    """Declare that exactly ``cls`` (the class or its ``"module.qualname"``) steps as
-    ``TimeLimit``: ``env.step``, then one more ``_elapsed_steps``, ``truncated`` from
-    ``_max_episode_steps`` on."""
-    _TIME_LIMITS.add(_qualified_name(cls))
+def _qualified_name(cls: type) -> str:
+    return f"{cls.__module__}.{cls.__qualname__}"
 
 
 def _counted(limit: Any, step: StepFn) -> StepFn:
@@ -140,12 +143,12 @@ def direct_step(env: Any) -> tuple[StepFn, bool]:
     """
     limit = None
     inner = env
-    if _qualified_name(type(env)) in _TIME_LIMITS and "step" not in vars(env):
+    if _qualified_name(type(env)) in TIME_LIMITS and "step" not in vars(env):
         if env._elapsed_steps is None:  # never reset: step raises through the whole chain
             return env.step, False
         limit, inner = env, env.env
     final = True
-    while (idle := _IDLE_WRAPPERS.get(_qualified_name(type(inner)))) is not None:
+    while (idle := IDLE_WRAPPERS.get(_qualified_name(type(inner)))) is not None:
         if "step" in vars(inner):
             break
         if not idle(inner):

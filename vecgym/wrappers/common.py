@@ -35,7 +35,6 @@ from vecgym.core.passive_env_checker import (
     env_step_passive_checker,
 )
 from vecgym.core.record_constructor import RecordConstructorArgs
-from vecgym.vector.autoreset import install_idle_wrapper, install_time_limit
 
 if TYPE_CHECKING:
     from vecgym.core.registration import EnvSpec
@@ -325,25 +324,6 @@ class PassiveEnvChecker(Wrapper[ObsType, ActType, ObsType, ActType], RecordConst
         except Exception:
             logger.warn(CLOSE_AGAIN_FAILED_MSG)
             raise
-
-
-def _order_enforcing_idle(wrapper: Any) -> bool:
-    return bool(wrapper._has_reset)
-
-
-def _env_checker_idle(wrapper: Any) -> bool:
-    # (Gymnasium releases without the data-reuse check pass every step on after the first.)
-    return bool(wrapper.checked_step and getattr(wrapper, "checked_data_reuse", True))
-
-
-# The vector envs step past these wrappers once an episode has begun and their one-time checks
-# are done (vecgym.vector.autoreset, "Steps past idle wrappers"): these classes and Gymnasium's
-# (same attributes, same rules), named so that Gymnasium need not be imported.
-for _module in (__name__, "gymnasium.wrappers.common"):
-    install_time_limit(f"{_module}.TimeLimit")
-    install_idle_wrapper(f"{_module}.OrderEnforcing", _order_enforcing_idle)
-    install_idle_wrapper(f"{_module}.PassiveEnvChecker", _env_checker_idle)
-del _module
 
 
 class Autoreset(Wrapper[ObsType, ActType, ObsType, ActType], RecordConstructorArgs):
