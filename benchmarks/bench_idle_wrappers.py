@@ -23,7 +23,11 @@ bound's single env), stepped with ``env.step`` and with ``direct_step(env)`` (as
 every reset) in turns: what a bound whose single env also stepped past the idle wrappers would
 gain.
 
-Workloads as ``bench_interleaved.py``'s: ``cartpole``, ``halfcheetah``, ``pong``.
+Workloads as ``bench_interleaved.py``'s: ``cartpole``, ``halfcheetah``, ``pong``. The switch
+takes effect at episode starts, so it measures short episodes (CartPole-v1 with random actions:
+about 20 steps) well; HalfCheetah-v5's episodes last 1,000 steps, longer than a block, and Pong's
+wrappers sit above the ``TimeLimit``, so neither is stepped past inside a round (and the
+difference there is about 0.4 us of a 45 us or 230 us env step anyway).
 """
 
 from __future__ import annotations
