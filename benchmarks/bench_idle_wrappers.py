@@ -77,13 +77,14 @@ def _single(make: Any, steps: int, rounds: int) -> dict[int, list[float]]:
     times: dict[int, list[float]] = {0: [], 1: []}
     for r in range(rounds):
         for way in (1, 0) if r % 2 else (0, 1):
-            step = autoreset.direct_step(env)[0] if way else env.step
+            pick = (lambda: autoreset.direct_step(env)[0]) if way else (lambda: env.step)
+            step = pick()
             start = time.perf_counter_ns()
             for i in range(steps):
                 _, _, terminated, truncated, _ = step(actions[i % 512])
                 if terminated or truncated:
                     env.reset()
-                    step = autoreset.direct_step(env)[0] if way else env.step
+                    step = pick()
             times[way].append((time.perf_counter_ns() - start) / steps / 1000)
     env.close()
     return times

@@ -85,12 +85,14 @@ def _env_checker_idle(wrapper: Any) -> bool:
     return bool(wrapper.checked_step and getattr(wrapper, "checked_data_reuse", True))
 
 
+#: The modules of the classes below: vecgym's own wrappers and Gymnasium's.
+_WRAPPER_MODULES = ("vecgym.wrappers.common", "gymnasium.wrappers.common")
 #: The wrappers that only hand the step on to ``env.step`` once the test stored here holds for
 #: the instance (it stays true from then on), by ``module.qualname``: named, not imported, since
 #: vecgym's wrappers sit in a layer above this one and Gymnasium need not be installed.
 IDLE_WRAPPERS: dict[str, Callable[[Any], bool]] = {
     f"{module}.{name}": idle
-    for module in ("vecgym.wrappers.common", "gymnasium.wrappers.common")
+    for module in _WRAPPER_MODULES
     for name, idle in (
         ("OrderEnforcing", _order_enforcing_idle),
         ("PassiveEnvChecker", _env_checker_idle),
@@ -98,9 +100,7 @@ IDLE_WRAPPERS: dict[str, Callable[[Any], bool]] = {
 }
 #: The wrappers whose ``step`` is ``TimeLimit``'s: ``env.step``, then ``_elapsed_steps += 1``
 #: and ``truncated = True`` from ``_max_episode_steps`` on.
-TIME_LIMITS: frozenset[str] = frozenset(
-    f"{module}.TimeLimit" for module in ("vecgym.wrappers.common", "gymnasium.wrappers.common")
-)
+TIME_LIMITS: frozenset[str] = frozenset(f"{module}.TimeLimit" for module in _WRAPPER_MODULES)
 
 
 def _qualified_name(cls: type) -> str:
@@ -156,7 +156,7 @@ def direct_step(env: Any) -> tuple[StepFn, bool]:
             break
         inner = inner.env
     if limit is None:
-        return (env.step, final) if inner is env else (inner.step, final)
+        return inner.step, final  # (env.step itself where nothing is idle)
     if inner is limit.env:  # nothing idle below the limit: its own step is as short
         return env.step, final
     return _counted(limit, inner.step), final
@@ -206,15 +206,29 @@ class AutoresetEnv(Generic[ObsType, ActType]):
 
     def __getstate__(self) -> dict[str, Any]:
         # env_step may close over this env's wrappers: a copy or an unpickled one looks again.
-        return {"env": self.env, "mode": self.mode, "index": self.index, "ended": self.needs_reset}
+        return {
+            "env": self.env,
+            "mode": self.mode,
+            "index": self.index,
+            "needs_reset": self.needs_reset,
+        }
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.env, self.mode, self.index = state["env"], state["mode"], state["index"]
-        self.needs_reset = state["ended"]
+        self.needs_reset = state["needs_reset"]
         self.env_step, self.settled = direct_step(self.env)
 
+    def begin_episode(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[ObsType, dict[str, Any]]:
+        """``env.reset(seed=seed, options=options)``, then :meth:`episode_started`: every reset of
+        :attr:`env` goes through here (the autoreset state is the caller's)."""
+        obs, info = self.env.reset(seed=seed, options=options)
+        self.episode_started()
+        return obs, info
+
     def episode_started(self) -> None:
-        """Called after every reset of :attr:`env`: steps past the wrappers that have become idle
+        """After a reset of :attr:`env`: steps past the wrappers that have become idle
         (:func:`direct_step`), until the answer is final."""
         if not self.settled:
             self.env_step, self.settled = direct_step(self.env)
@@ -231,9 +245,8 @@ class AutoresetEnv(Generic[ObsType, ActType]):
         Returns:
             ``env.reset``'s ``(obs, info)``.
         """
-        obs, info = self.env.reset(seed=seed, options=options)
+        obs, info = self.begin_episode(seed=seed, options=options)
         self.needs_reset = False
-        self.episode_started()
         return obs, info
 
     def step(self, action: ActType) -> StepResult:
@@ -251,9 +264,8 @@ class AutoresetEnv(Generic[ObsType, ActType]):
         """
         if self.needs_reset:
             if self.mode is AutoresetMode.NEXT_STEP:
-                obs, info = self.env.reset()
+                obs, info = self.begin_episode()
                 self.needs_reset = False
-                self.episode_started()
                 return obs, 0.0, False, False, info
             raise error.ResetNeeded(STEP_AFTER_END_MSG.format(index=self.index))
         obs, reward, terminated, truncated, info = self.env_step(action)
@@ -284,8 +296,7 @@ class AutoresetEnv(Generic[ObsType, ActType]):
         if self.mode is AutoresetMode.SAME_STEP:
             # Copy before resetting: the env may write its next observation into the same array.
             final_obs = copy.deepcopy(obs)
-            obs, reset_info = self.env.reset()
-            self.episode_started()
+            obs, reset_info = self.begin_episode()
             info = same_step_info(final_obs, info, reset_info)
         else:
             self.needs_reset = True

@@ -397,8 +397,7 @@ def _end_same_step(
         return ended[0], ended[4]
     index = state.start + offset
     copy_rows(block, index, obs)  # before the reset, which may write into the same arrays
-    obs, reset_info = auto.env.reset()
-    auto.episode_started()
+    obs, reset_info = auto.begin_episode()
     if "final_obs" in reset_info or "final_info" in reset_info:
         code = 0  # those keys replace the final ones in the merged dict
     elif info:
