@@ -11,6 +11,7 @@ no count depends on timing.
 
 from __future__ import annotations
 
+import copy
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -309,3 +310,67 @@ def test_a_partial_step_clears_the_flags_of_the_envs_it_steps(mode: AutoresetMod
         assert ended > 3
     finally:
         envs.close()
+
+
+class _PhaseEnv(SlowEnv):
+    """Every env returns the same info keys at each step, with values that change every step:
+    ``x`` and ``n`` always, and also ``extra`` at steps 4 and 5 of an episode (a new key, so a
+    new info layout, after which the first keys come back alone). Env 0's episodes terminate
+    after 7 steps, env 1's are truncated after 9, the others' do not end. Resets return the same
+    keys as steps (so a ``SAME_STEP`` step where an episode ends has one schema in every env)."""
+
+    def __init__(self, index: int) -> None:
+        super().__init__()
+        self.index = index
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> Any:
+        obs, _ = super().reset(seed=seed, options=options)
+        return obs, {"x": -1.0 - self.index, "n": np.int32(0)}
+
+    def step(self, action: Any) -> Any:
+        obs, reward, _, _, _ = super().step(action)
+        info: dict[str, Any] = {"x": self.count + self.index / 10, "n": np.int32(self.count)}
+        if self.count in (4, 5):
+            info["extra"] = np.float32(self.index)
+        terminated = self.index == 0 and self.count == 7
+        truncated = self.index == 1 and self.count == 9
+        return obs, reward, terminated, truncated, info
+
+
+@pytest.mark.parametrize("parent_envs", [0, 2])
+@pytest.mark.parametrize("mode", list(AutoresetMode))
+def test_the_usual_infos_are_read_from_the_current_layout(
+    mode: AutoresetMode, parent_envs: int
+) -> None:
+    # The short path keeps its plan for the infos from step to step. A new key (a new layout,
+    # other slots) and then the old keys again must be read from the new layout's slots, not from
+    # the ones the plan was first made for; each step's arrays are its own (the next step leaves
+    # them as they were); SAME_STEP's episode ends keep their final infos.
+    fns = [lambda i=i: _PhaseEnv(i) for i in range(4)]
+    short, general, sync, counted = _trio(fns, mode, parent_envs, LONG_SPIN_S)
+    envs = (short, general, sync)
+    try:
+        for env in envs:
+            env.reset(seed=3)
+        actions = np.zeros(4, dtype=np.int64)
+        kept = []
+        for t in range(24):
+            expected = sync.step(actions)
+            ours = short.step(actions)
+            assert_same_batch(ours, expected, f"short path, step {t}")
+            assert_same_batch(general.step(actions), expected, f"general path, step {t}")
+            kept.append((ours[4], copy.deepcopy(expected[4])))
+            assert not np.shares_memory(ours[4]["_x"], ours[4]["_n"])
+            done = expected[2] | expected[3]
+            if mode is AutoresetMode.DISABLED and done.any():
+                for env in envs:
+                    env.reset(options={"reset_mask": done})
+        for t, (infos, expected_infos) in enumerate(kept):
+            assert_same_batch(infos, expected_infos, f"step {t}, after the later steps")
+        keys = {key for infos, _ in kept for key in infos}
+        assert "extra" in keys
+        assert ("final_info" in keys) is (mode is AutoresetMode.SAME_STEP)
+        assert counted.finished >= 12
+    finally:
+        for env in envs:
+            env.close()

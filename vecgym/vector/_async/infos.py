@@ -292,6 +292,10 @@ class InfoRegistry:
         self._views: dict[int, dict[tuple[str, Tag], np.ndarray]] = {0: {}}
         self._mappings: list[mmap.mmap] = []
         self._uniform_ids: dict[int, bytes] = {}
+        # The usual step's last plan (usual_infos): the schema ids' bytes it is for, and the
+        # columns to copy (key, mask key, slot); no columns for a step of empty infos; ``None``
+        # for ids that the general assembly handles. Forgotten when a generation is learned.
+        self._usual: tuple[bytes, tuple[tuple[str, str, np.ndarray], ...] | None] | None = None
 
     @property
     def generation(self) -> int:
@@ -344,7 +348,49 @@ class InfoRegistry:
         self._mappings.append(block)
         self._views[new_layout.generation] = new_layout.views(block)
         self.layout = new_layout
+        self._usual = None
         return True
+
+    def usual_infos(self, schema_ids: np.ndarray) -> dict[str, Any] | None:
+        """The batched infos of the usual step (:mod:`vecgym.vector._async.usual`): every env
+        stepped, every worker writing with the current generation, no reply, no ``SAME_STEP``
+        final left in shared memory. What :func:`step_infos` assembles then, when every env's
+        ``schema_ids`` entry is the same flat signature (or 0: ``{}``), in fewer calls: the plan
+        for these ids is kept from step to step, and the masks are the rows of one block. ``None``
+        for any other ids: :func:`step_infos` then.
+
+        Args:
+            schema_ids: each env's schema id this step (the shared ``info_schema``, read only).
+        """
+        key = schema_ids.tobytes()
+        usual = self._usual
+        if usual is None or usual[0] != key:
+            usual = self._usual = (key, self._usual_plan(schema_ids))
+        plan = usual[1]
+        if plan is None:
+            return None
+        if not plan:
+            return {}
+        infos: dict[str, Any] = {}
+        masks = np.ones((len(plan), self.num_envs), dtype=np.bool_)
+        for (name, mask_name, slot), mask in zip(plan, masks, strict=True):
+            infos[name] = slot.copy()
+            infos[mask_name] = mask
+        return infos
+
+    def _usual_plan(self, schema_ids: np.ndarray) -> tuple[tuple[str, str, np.ndarray], ...] | None:
+        """The columns of :meth:`usual_infos` for ``schema_ids``: ``()`` when all are 0, the
+        signature's ``(key, "_" + key, slot)`` when all are one flat signature, else ``None``."""
+        first = int(schema_ids[0])
+        if (schema_ids != first).any():
+            return None
+        if first == 0:
+            return ()
+        signature = self.layout.schemas[first - 1]
+        if has_nested([key for key, _ in signature]):
+            return None
+        slots = self._views[self.layout.generation]
+        return tuple((key, f"_{key}", slots[(key, tag)]) for key, tag in signature)
 
     def close(self) -> None:
         """Close the descriptor of the current block (the mappings go with the registry)."""

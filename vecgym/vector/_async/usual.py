@@ -16,7 +16,10 @@ call in a few statements, and hands over to the general path as soon as the call
   parent's slice run last);
 * :meth:`UsualStep.finish` spins on the done words for at most the pool's spin window, then
   batches the shared infos as the general path does
-  (:func:`~vecgym.vector._async.infos.step_infos`). A worker still busy after the window, or one
+  (:func:`~vecgym.vector._async.infos.step_infos`); when every env returned the same flat keys
+  (or none) and no ``SAME_STEP`` episode end left its final observation in shared memory, with
+  the plan :meth:`~vecgym.vector._async.infos.InfoRegistry.usual_infos` keeps from step to step
+  (a copy per key, the masks the rows of one block). A worker still busy after the window, or one
   that announced a reply (an env error, pickled infos or observations), leaves the wait to the
   general path (``AsyncVectorEnv._finish_step``), which blocks, times out, restarts and raises
   as always.
@@ -57,6 +60,7 @@ class UsualStep:
         assert views is not None
         assert type(views.actions) is np.ndarray
         self.pool = pool
+        self.views = views
         self.leaf: np.ndarray = views.actions
         self.dtype = self.leaf.dtype
         self.check = actions.check
@@ -127,9 +131,15 @@ class UsualStep:
         window or announced a reply: the general wait takes over."""
         if not self._wait():
             return None
-        if self.registry is None:
+        registry = self.registry
+        if registry is None:
             return {}
-        return step_infos(self.registry, self.pool, [], [], last_obs, merge)[0]
+        views = self.views
+        if views.final_observations is None or not views.final_state.any():
+            infos = registry.usual_infos(views.info_schema)
+            if infos is not None:
+                return infos
+        return step_infos(registry, self.pool, [], [], last_obs, merge)[0]
 
     def _wait(self) -> bool:
         pool = self.pool
