@@ -3,7 +3,7 @@
 Usage::
 
     python benchmarks/bench_interleaved.py [--workload halfcheetah] [--num-envs 64]
-        [--rounds 8] [--seconds 3]
+        [--rounds 8] [--seconds 3] [--past-idle-wrappers]
 
 ``bench_mujoco.py`` and ``bench_atari.py`` measure the single env (the bound) once and then each
 runtime one after another, so a drift of the machine's speed between those measurements moves the
@@ -36,6 +36,13 @@ Each round also times two references that show how much of the bound any runtime
   in Python, can do less; ``vecgym / outputs`` is the share of that rate vecgym keeps.
 
 Both run only with two usable cores, the layout they model.
+
+The vector envs step each env past the wrappers ``make`` adds once those are idle
+(:func:`vecgym.vector.autoreset.direct_step`), while the single env of the bound, as defined, is
+stepped through them (``env.step``). ``--past-idle-wrappers`` steps the single env, the one-core
+loop and both pairs' envs past them too, as the vector envs do (the way chosen again at each reset
+until it is final): the share of a stricter bound, the one of a loop that does the same work per
+env step as the vector env.
 
 Workloads: ``halfcheetah`` (``gymnasium.make("HalfCheetah-v5")``, as ``bench_mujoco.py``),
 ``pong`` (``ALE/Pong-v5`` with vecgym's ``AtariPreprocessing`` and ``FrameStackObservation(4)``,
@@ -90,9 +97,31 @@ def _step_all(envs: Sequence[Any], actions: Any, first: int) -> None:
             env.reset()
 
 
-def _build(workload: str, count: int, first: int) -> list[Any]:
+class _PastIdleWrappers:
+    """``env`` stepped as the vector envs step it: past its idle wrappers, the way chosen again
+    at each reset until it is final (``--past-idle-wrappers``)."""
+
+    def __init__(self, env: Any) -> None:
+        from vecgym.vector.autoreset import direct_step
+
+        self._direct_step = direct_step
+        self.env = env
+        self.action_space = env.action_space
+        self.step, self._final = env.step, False
+
+    def reset(self, **kwargs: Any) -> Any:
+        result = self.env.reset(**kwargs)
+        if not self._final:
+            self.step, self._final = self._direct_step(self.env)
+        return result
+
+    def close(self) -> None:
+        self.env.close()
+
+
+def _build(workload: str, count: int, first: int, direct: bool = False) -> list[Any]:
     make = _maker(workload)
-    envs = [make() for _ in range(count)]
+    envs = [_PastIdleWrappers(make()) if direct else make() for _ in range(count)]
     for k, env in enumerate(envs):
         env.reset(seed=first + k)
     return envs
@@ -197,10 +226,12 @@ def _helper(
     shared: Any,
     conn: Any,
     outputs: tuple[OutputSpec, list[Any]] | None,
+    direct: bool,
 ) -> None:
     """The lockstep pair's second process: steps envs ``first ..`` on every posted step (writing
-    their results into the output block when ``outputs`` is given)."""
-    envs = _build(workload, count, first)
+    their results into the output block when ``outputs`` is given; past idle wrappers with
+    ``direct``)."""
+    envs = _build(workload, count, first, direct)
     counters = np.frombuffer(shared, dtype=np.int64)
     out = None if outputs is None else _output_views(first + count, *outputs)
     conn.send("ready")
@@ -229,6 +260,7 @@ class LockstepPair:
         outputs: the output block's layout (:func:`_output_spec`): both processes write their
             envs' results there and this process builds the step's batch from it after every
             step; ``None``: nothing is written.
+        direct: both processes step their envs past idle wrappers (``--past-idle-wrappers``).
     """
 
     def __init__(
@@ -238,10 +270,11 @@ class LockstepPair:
         local: int,
         batches: list[Any],
         outputs: OutputSpec | None = None,
+        direct: bool = False,
     ) -> None:
         context = multiprocessing.get_context("spawn")
         self.num_envs, self.batches = num_envs, batches
-        self.envs = _build(workload, local, 0)
+        self.envs = _build(workload, local, 0, direct)
         self._shared = context.RawArray("q", 3)
         self._counters = np.frombuffer(self._shared, dtype=np.int64)
         self._out: OutputViews | None = None
@@ -253,7 +286,16 @@ class LockstepPair:
         self._conn, child = context.Pipe()
         self._process = context.Process(
             target=_helper,
-            args=(workload, num_envs - local, local, batches, self._shared, child, shared_outputs),
+            args=(
+                workload,
+                num_envs - local,
+                local,
+                batches,
+                self._shared,
+                child,
+                shared_outputs,
+                direct,
+            ),
             daemon=True,
         )
         self._process.start()
@@ -337,14 +379,20 @@ def main() -> None:
     parser.add_argument("--num-envs", type=int, default=64)
     parser.add_argument("--rounds", type=int, default=8)
     parser.add_argument("--seconds", type=float, default=3.0)
+    parser.add_argument(
+        "--past-idle-wrappers",
+        action="store_true",
+        help="step the single env and the references past idle wrappers, as the vector envs do",
+    )
     args = parser.parse_args()
+    direct = args.past_idle_wrappers
     workload = args.workload or "halfcheetah"
     make = _maker(workload)
     cores = usable_cores()
     workers = max(1, cores - 1)
     local = parent_share(args.num_envs, workers)
 
-    single = make()
+    single = _PastIdleWrappers(make()) if direct else make()
     single.action_space.seed(0)
     single_actions = [single.action_space.sample() for _ in range(512)]
     envs = AsyncVectorEnv(
@@ -356,15 +404,18 @@ def main() -> None:
     stepper, actions = vector_stepper(envs, BenchTarget(env_id=workload))
     pair = writing = None
     if cores == 2:
-        pair = LockstepPair(workload, args.num_envs, local, actions)
+        pair = LockstepPair(workload, args.num_envs, local, actions, direct=direct)
         spec = _output_spec(make)
         if spec is not None:
-            writing = LockstepPair(workload, args.num_envs, local, actions, outputs=spec)
+            writing = LockstepPair(
+                workload, args.num_envs, local, actions, outputs=spec, direct=direct
+            )
     shares: list[float] = []
     kept: list[float] = []
     kept_out: list[float] = []
     try:
-        print(f"{workload}, {args.num_envs} envs, {cores} usable cores")
+        way = "past idle wrappers" if direct else "through env.step (the defined bound)"
+        print(f"{workload}, {args.num_envs} envs, {cores} usable cores; the references {way}")
         print(
             "| round | single env | one core, half the envs | lockstep pair (% of bound) "
             "| lockstep pair writing the outputs (% of bound) "
