@@ -1035,6 +1035,17 @@ def _later_batches(draw: st.DrawFn, infos: list[dict[str, Any]]) -> list[list[di
         [{"x": 9, "y": 1.0}, {"x": 2, "y": 3.0}],
     ],
 )
+@example(  # after batches written column by column: another order or another key, same types
+    [{"x": 1, "y": 2}, {"x": 3, "y": 4}],
+    [],
+    True,
+    [
+        [{"x": 5, "y": 6}, {"x": 7, "y": 8}],
+        [{"x": 5, "y": 6}, {"y": 8, "x": 7}],
+        [{"x": 5, "y": 6}, {"x": 7, "z": 8}],
+        [{"x": 9, "y": 1}, {"x": 2, "y": 3}],
+    ],
+)
 def test_info_writer_batch_equals_env_by_env(
     infos: list[dict[str, Any]],
     learned_from: list[dict[str, Any]],

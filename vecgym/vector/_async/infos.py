@@ -41,6 +41,7 @@ import mmap
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -189,6 +190,9 @@ class InfoWriter:
         self._by_types: dict[tuple[tuple[Any, ...], tuple[type, ...]], int] = {}
         self._final_by_types: dict[tuple[tuple[Any, ...], tuple[type, ...]], int] = {}
         self._block: mmap.mmap | None = None
+        # The last batch write_batch wrote column by column (for _write_repeat): its schema id,
+        # and its infos' keys and value types in a row, info after info.
+        self._last_batch: tuple[int, list[Any], list[type]] | None = None
 
     def attach(self, layout: InfoLayout, fd: int) -> None:
         """Map the info block of ``layout`` (received as ``fd``) and learn its schemas."""
@@ -204,6 +208,7 @@ class InfoWriter:
         self._proposed = set()  # a proposal lost with a timed-out reply is made again
         self._by_types = {}
         self._final_by_types = {}
+        self._last_batch = None
 
     def write(
         self, index: int, info: dict[str, Any], proposals: list[Signature], final: bool = False
@@ -251,8 +256,14 @@ class InfoWriter:
         schema id of each. When they all have the same keys in the same order (a schema names its
         keys in order, and an info rebuilt from the slots has that order), each key's values of
         one type and a known schema, each slot is written once for all of them (one numpy
-        assignment per key instead of one per key and env); anything else goes env by env."""
-        if len(infos) > 1:
+        assignment per key instead of one per key and env); anything else goes env by env. A
+        batch that repeats the last one written so (the per-step infos of MuJoCo and Atari envs)
+        is checked in two passes over all its keys and value types (:meth:`_write_repeat`)."""
+        count = len(infos)
+        if count > 1:
+            repeated = self._write_repeat(indices, infos)
+            if repeated:
+                return [repeated] * count
             found = same_key_columns(infos, ordered=True)
             if found is not None:
                 keys, columns = found
@@ -261,10 +272,33 @@ class InfoWriter:
                     shape_key = (tuple(keys), tuple(kind.pop() for kind in kinds))
                     schema = self._by_types.get(shape_key)  # never cached with arrays among them
                     if schema == 0:
-                        return [0] * len(infos)
+                        return [0] * count
                     if schema is not None and self._write_columns(schema, indices, columns):
-                        return [schema] * len(infos)
+                        keys_in_row, kinds_in_row = list(shape_key[0]), list(shape_key[1])
+                        self._last_batch = (schema, keys_in_row * count, kinds_in_row * count)
+                        return [schema] * count
         return [self.write(i, info, proposals) for i, info in zip(indices, infos, strict=True)]
+
+    def _write_repeat(self, indices: list[int], infos: list[dict[str, Any]]) -> int:
+        """Write ``infos`` column by column when they repeat the last batch written so
+        (``_last_batch``): as many infos, each with exactly its keys in its order and values of
+        its types. That is checked in two passes over all the keys and all the value types at
+        once, not key by key; the schema id, or 0 (nothing written) when they do not repeat it
+        or a value does not fit."""
+        if self._last_batch is None:
+            return 0
+        schema, keys, kinds = self._last_batch
+        try:
+            if list(chain.from_iterable(infos)) != keys:
+                return 0
+            values = list(chain.from_iterable(map(dict.values, infos)))
+        except TypeError:  # not a dict
+            return 0
+        if list(map(type, values)) != kinds:
+            return 0
+        width = len(keys) // len(infos)
+        columns = [values[j::width] for j in range(width)]
+        return schema if self._write_columns(schema, indices, columns) else 0
 
     def _write_columns(self, schema: int, indices: list[int], columns: list[Any]) -> bool:
         """Write one column of scalars of one type per slot of ``schema``; ``False`` when a value
@@ -292,9 +326,8 @@ class InfoRegistry:
         self._views: dict[int, dict[tuple[str, Tag], np.ndarray]] = {0: {}}
         self._mappings: list[mmap.mmap] = []
         self._uniform_ids: dict[int, bytes] = {}
-        # The usual step's last plan (usual_infos): the schema ids' bytes it is for, and the
-        # columns to copy (key, mask key, slot); no columns for a step of empty infos; ``None``
-        # for ids that the general assembly handles. Forgotten when a generation is learned.
+        # usual_infos' plan: the schema ids' bytes it is for, and (key, mask key, slot) to copy,
+        # () for empty infos or None for the general assembly. Forgotten by a new generation.
         self._usual: tuple[bytes, tuple[tuple[str, str, np.ndarray], ...] | None] | None = None
 
     @property
