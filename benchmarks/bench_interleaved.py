@@ -98,25 +98,25 @@ def _step_all(envs: Sequence[Any], actions: Any, first: int) -> None:
 
 
 class _PastIdleWrappers:
-    """``env`` stepped as the vector envs step it: past its idle wrappers, the way chosen again
-    at each reset until it is final (``--past-idle-wrappers``)."""
+    """``env`` stepped as the vector envs step it (``--past-idle-wrappers``): with its
+    ``AutoresetEnv``'s ``env_step``, which each reset (``begin_episode``) may move past the
+    wrappers that have become idle."""
 
     def __init__(self, env: Any) -> None:
-        from vecgym.vector.autoreset import direct_step
+        from vecgym.vector import AutoresetMode
+        from vecgym.vector.autoreset import AutoresetEnv
 
-        self._direct_step = direct_step
-        self.env = env
+        self._auto = AutoresetEnv(env, AutoresetMode.NEXT_STEP)
         self.action_space = env.action_space
-        self.step, self._final = env.step, False
+        self.step = self._auto.env_step
 
     def reset(self, **kwargs: Any) -> Any:
-        result = self.env.reset(**kwargs)
-        if not self._final:
-            self.step, self._final = self._direct_step(self.env)
+        result = self._auto.begin_episode(**kwargs)
+        self.step = self._auto.env_step
         return result
 
     def close(self) -> None:
-        self.env.close()
+        self._auto.env.close()
 
 
 def _build(workload: str, count: int, first: int, direct: bool = False) -> list[Any]:

@@ -15,7 +15,13 @@ from typing import Any, cast
 
 import numpy as np
 
-__all__ = ["RepeatedScalarInfos", "fold_infos", "merge_info_columns", "same_key_columns"]
+__all__ = [
+    "RepeatedScalarInfos",
+    "fold_infos",
+    "merge_info_columns",
+    "repeated_values",
+    "same_key_columns",
+]
 
 _SCALAR_INFO_TYPES = (int, float, bool)
 # The same scalars as a set: the Python ones and numpy's own number types (not subclasses of them).
@@ -172,9 +178,9 @@ class RepeatedScalarInfos:
     Atari envs: ``x_position``, ``lives``, ...).
 
     It remembers the keys, their order and the value types of the last batch it learned. A batch
-    that fits them is checked and gathered in a few passes over all the values at once (one
-    length sum, one ``itemgetter`` per info, one list of the values' types compared with the
-    remembered one) instead of :func:`merge_info_columns`' passes per key. A batch that does not
+    that repeats them is checked and gathered in two passes over all the keys and all the values
+    at once (:func:`repeated_values`) instead of :func:`merge_info_columns`' passes per key. A
+    batch that does not
     fit is learned when its first info could be (string keys not starting with ``_``, no
     ``final_obs``, exact scalar values), and checked again as a whole. The result is always
     :func:`merge_info_columns`' (the fold's) for the same infos, or ``None``: the caller then
@@ -193,13 +199,12 @@ class RepeatedScalarInfos:
     """
 
     __slots__ = (
-        "_getter",
         "_keys",
+        "_keys_in_row",
         "_masks",
         "_num_envs",
         "_plan",
         "_seen",
-        "_size",
         "_types",
         "_width",
     )
@@ -207,9 +212,8 @@ class RepeatedScalarInfos:
     def __init__(self, num_envs: int) -> None:
         self._num_envs = num_envs
         self._keys: tuple[str, ...] = ()
+        self._keys_in_row: list[str] = []
         self._width = 0
-        self._size = 0
-        self._getter: Any = None
         self._types: list[type] = []
         self._plan: tuple[tuple[str, str, np.dtype[Any], int], ...] = ()
         # All true, one row per key: each batch's masks are rows of one copy of it.
@@ -242,8 +246,8 @@ class RepeatedScalarInfos:
         if not all(kind in _EXACT_SCALAR_INFO_TYPES for kind in kinds):
             return False
         width = len(keys)
-        self._keys, self._width, self._size = keys, width, width * self._num_envs
-        self._getter = operator.itemgetter(*keys)
+        self._keys, self._width = keys, width
+        self._keys_in_row = list(keys) * self._num_envs
         self._types = kinds * self._num_envs
         self._plan = tuple(
             (key, f"_{key}", np.dtype(kind), j)
@@ -253,20 +257,12 @@ class RepeatedScalarInfos:
         return True
 
     def _batch(self, infos: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
-        keys, width = self._keys, self._width
-        # The first info's keys in the learned order, as many keys in all as the learned ones,
-        # and each learned key in every info: every info has exactly the learned keys.
-        if not keys or tuple(infos[0]) != keys or sum(map(len, infos)) != self._size:
+        if not self._keys:
             return None
-        try:
-            if width == 1:
-                values = list(map(self._getter, infos))
-            else:
-                values = list(chain.from_iterable(map(self._getter, infos)))
-        except KeyError:
+        values = repeated_values(infos, self._keys_in_row, self._types)
+        if values is None:
             return None
-        if list(map(type, values)) != self._types:  # also: one info per env
-            return None
+        width = self._width
         masks = self._masks.copy()
         batched: dict[str, Any] = {}
         try:
@@ -276,6 +272,33 @@ class RepeatedScalarInfos:
         except (OverflowError, TypeError, ValueError):  # e.g. an int beyond int64: fold instead
             return None
         return batched
+
+
+def repeated_values(
+    infos: Sequence[dict[str, Any]], keys_in_row: list[Any], kinds_in_row: list[type]
+) -> list[Any] | None:
+    """The values of ``infos`` in a row, info after info, when the infos repeat a batch seen
+    before: their keys in a row are ``keys_in_row`` (so each info has exactly that batch's keys,
+    in its order, and there are as many infos) and the types of their values ``kinds_in_row``;
+    else ``None``. Two passes at C speed, over all the keys and over all the values' types, instead
+    of one pass per key.
+
+    Example:
+        >>> keys, kinds = ["x", "y"] * 2, [int, float] * 2
+        >>> repeated_values([{"x": 1, "y": 2.0}, {"x": 3, "y": 4.0}], keys, kinds)
+        [1, 2.0, 3, 4.0]
+        >>> repeated_values([{"x": 1, "y": 2.0}, {"y": 4.0, "x": 3}], keys, kinds) is None
+        True
+        >>> repeated_values([{"x": 1, "y": 2.0}, {"x": 3, "y": 4}], keys, kinds) is None
+        True
+    """
+    try:
+        if list(chain.from_iterable(infos)) != keys_in_row:
+            return None
+        values = list(chain.from_iterable(map(dict.values, infos)))
+    except TypeError:  # not a dict
+        return None
+    return values if list(map(type, values)) == kinds_in_row else None
 
 
 def same_key_columns(

@@ -41,7 +41,6 @@ import mmap
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -66,7 +65,7 @@ from vecgym.vector._async.nested import (
     nest_plan,
 )
 from vecgym.vector._async.protocol import create_block, map_block
-from vecgym.vector._info_merge import same_key_columns
+from vecgym.vector._info_merge import repeated_values, same_key_columns
 
 __all__ = [
     "HeldInfos",
@@ -281,20 +280,13 @@ class InfoWriter:
 
     def _write_repeat(self, indices: list[int], infos: list[dict[str, Any]]) -> int:
         """Write ``infos`` column by column when they repeat the last batch written so
-        (``_last_batch``): as many infos, each with exactly its keys in its order and values of
-        its types. That is checked in two passes over all the keys and all the value types at
-        once, not key by key; the schema id, or 0 (nothing written) when they do not repeat it
-        or a value does not fit."""
+        (``_last_batch``, checked by :func:`~vecgym.vector._info_merge.repeated_values`): the
+        schema id, or 0 (nothing written) when they do not repeat it or a value does not fit."""
         if self._last_batch is None:
             return 0
         schema, keys, kinds = self._last_batch
-        try:
-            if list(chain.from_iterable(infos)) != keys:
-                return 0
-            values = list(chain.from_iterable(map(dict.values, infos)))
-        except TypeError:  # not a dict
-            return 0
-        if list(map(type, values)) != kinds:
+        values = repeated_values(infos, keys, kinds)
+        if values is None:
             return 0
         width = len(keys) // len(infos)
         columns = [values[j::width] for j in range(width)]

@@ -36,6 +36,7 @@ from typing import Any
 import numpy as np
 
 from vecgym.vector._async.batch import ActionWriter
+from vecgym.vector._async.finals import final_states
 from vecgym.vector._async.infos import InfoRegistry, step_infos
 from vecgym.vector._async.pool import WorkerPool
 from vecgym.vector._async.protocol import Command, yield_cpu
@@ -134,9 +135,8 @@ class UsualStep:
         registry = self.registry
         if registry is None:
             return {}
-        views = self.views
-        if views.final_observations is None or not views.final_state.any():
-            infos = registry.usual_infos(views.info_schema)
+        if final_states(self.views, None) is None:  # no SAME_STEP final in shared memory
+            infos = registry.usual_infos(self.views.info_schema)
             if infos is not None:
                 return infos
         return step_infos(registry, self.pool, [], [], last_obs, merge)[0]
