@@ -17,7 +17,13 @@ from tests.vector.helpers import assert_same_batch
 from vecgym import error
 from vecgym.envs.classic_control.cartpole import CartPoleEnv
 from vecgym.vector import AsyncVectorEnv, AutoresetMode
-from vecgym.vector.autoreset import IDLE_WRAPPERS, TIME_LIMITS, AutoresetEnv, direct_step
+from vecgym.vector.autoreset import (
+    IDLE_WRAPPERS,
+    TIME_LIMITS,
+    AutoresetEnv,
+    direct_step,
+    step_parts,
+)
 from vecgym.wrappers import OrderEnforcing, PassiveEnvChecker, RecordEpisodeStatistics, TimeLimit
 
 
@@ -171,6 +177,82 @@ def test_what_is_not_stepped_past(build: Any) -> None:
     step, final = direct_step(env)
     assert step == env.step
     assert final
+
+
+def _counted_by_hand(env: Any) -> Any:
+    """``env``'s step as the vector loops take it: :func:`step_parts`' step, then ``TimeLimit``'s
+    count on its ``limit``, written out here as the loops write it."""
+
+    def step(action: Any) -> Any:
+        inner, limit, _ = step_parts(env)
+        obs, reward, terminated, truncated, info = inner(action)
+        if limit is not None:
+            limit._elapsed_steps += 1
+            if limit._elapsed_steps >= limit._max_episode_steps:
+                truncated = True
+        return obs, reward, terminated, truncated, info
+
+    return step
+
+
+def _limit_over_the_env() -> Any:
+    return TimeLimit(CartPoleEnv(), 9)
+
+
+def _made(max_episode_steps: int | None = 9) -> Any:
+    return vecgym.make("CartPole-v1", max_episode_steps=max_episode_steps)
+
+
+def _made_without_limit() -> Any:
+    return OrderEnforcing(PassiveEnvChecker(CartPoleEnv()))
+
+
+def _gymnasium_made() -> Any:
+    gymnasium = pytest.importorskip("gymnasium")
+    return gymnasium.make("CartPole-v1", max_episode_steps=9)
+
+
+@pytest.mark.parametrize(
+    "build", [_made, _limit_over_the_env, _made_without_limit, _gymnasium_made, _subclass_chain]
+)
+def test_step_parts_and_the_count_step_as_env_step(build: Any) -> None:
+    """Each call asks again, so the chain is stepped past whatever is idle at that moment, from
+    the first reset on (the checker's first steps included)."""
+    reference, env = build(), build()
+    assert_same_batch(env.reset(seed=3), reference.reset(seed=3))
+    ends = _assert_same_steps(reference, env, _counted_by_hand(env), 100)
+    assert ends >= (5 if build is not _made_without_limit else 1)
+    _, limit, final = step_parts(env)
+    assert final
+    if build is _made_without_limit:
+        assert limit is None
+    else:
+        assert limit is env
+        assert limit._elapsed_steps == reference.get_wrapper_attr("_elapsed_steps")
+
+
+def test_step_parts_of_a_limit_over_the_env() -> None:
+    base = CartPoleEnv()
+    env = TimeLimit(base, 9)
+    step, limit, final = step_parts(env)
+    assert (step, limit, final) == (env.step, None, False)  # never reset
+    env.reset(seed=0)
+    step, limit, final = step_parts(env)
+    assert (step, limit, final) == (base.step, env, True)
+    assert direct_step(env) == (env.step, True)  # TimeLimit's own step is as short
+
+
+def test_the_autoreset_env_keeps_its_parts_and_env_step_together() -> None:
+    auto = AutoresetEnv(_made(), AutoresetMode.NEXT_STEP)
+    assert (auto.inner_step, auto.limit) == (auto.env.step, None)
+    assert auto.env_step == auto.env.step
+    auto.reset(seed=0)
+    for _ in range(12):
+        auto.step(0)
+    assert auto.settled
+    assert auto.limit is auto.env
+    assert auto.inner_step == auto.env.unwrapped.step
+    assert auto.env_step != auto.inner_step  # the count closed over the limit
 
 
 def test_gymnasiums_wrappers_are_stepped_past_too() -> None:

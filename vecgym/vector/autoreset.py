@@ -1,13 +1,13 @@
 """The one autoreset state machine of vecgym.
 
-Every vectoriser steps its sub-environments through :class:`AutoresetEnv`: :class:`SyncVectorEnv`
-in its loop, the async worker in its process, so the three autoreset modes behave the same
-everywhere. (Their loops call ``env_step`` themselves while no reset is pending and hand a step
-that ends an episode to :meth:`AutoresetEnv.end_episode`, which is what :meth:`AutoresetEnv.step`
-does, less a Python call per env step.) Numpy-vectorised environments, which step all their
-copies at once, use the mask form of the same rules: :class:`BatchAutoreset` (built on
-:func:`next_autoreset_mask`), which :class:`~vecgym.vector.numpy_vector_env.NumpyVectorEnv`
-drives.
+Every vectoriser steps its sub-environments through :class:`AutoresetEnv`: :class:`SyncVectorEnv` in
+its loop, the async worker in its process, so the three autoreset modes behave the same everywhere.
+(Their loops call ``inner_step`` themselves while no reset is pending, apply ``TimeLimit``'s count,
+and hand a step that ends an episode to :meth:`AutoresetEnv.end_episode`, which is what
+:meth:`AutoresetEnv.step` does, less two Python calls per env step.) Numpy-vectorised environments,
+which step all their copies at once, use the mask form of the same rules: :class:`BatchAutoreset`
+(built on :func:`next_autoreset_mask`), which
+:class:`~vecgym.vector.numpy_vector_env.NumpyVectorEnv` drives.
 
 The three modes (:class:`~vecgym.vector.vector_env.AutoresetMode`), for one sub-environment:
 
@@ -31,16 +31,18 @@ A manual :meth:`AutoresetEnv.reset` always clears a pending reset.
 Steps past idle wrappers
 ------------------------
 ``make`` wraps an environment in ``TimeLimit(OrderEnforcing(PassiveEnvChecker(env)))``. Once an
-episode has begun, ``OrderEnforcing`` has nothing left to enforce and ``PassiveEnvChecker`` has
-done its one-time checks: both only hand the step on, a Python call each (two for
-``OrderEnforcing``). :attr:`AutoresetEnv.env_step` is the callable the loops step with: from the
-first reset where those wrappers are idle, the innermost of them's ``env.step``, with
-``TimeLimit``'s count (``_elapsed_steps``, ``_max_episode_steps``) applied on the same wrapper
-object; until then, and for any other chain, ``env.step`` itself. The results, the wrappers'
-state and the errors are those of ``env.step``; only the idle frames are gone (about 0.4 us of a
-3 us CartPole-v1 step). Only vecgym's and Gymnasium's own classes qualify (:data:`TIME_LIMITS`,
-:data:`IDLE_WRAPPERS`), matched exactly by module and name (not subclasses), never an instance
-with a ``step`` of its own, and only at the top of the chain.
+episode has begun, ``OrderEnforcing`` has nothing left to enforce and ``PassiveEnvChecker`` has done
+its one-time checks: both only hand the step on, a Python call each (two for ``OrderEnforcing``).
+:attr:`AutoresetEnv.env_step` steps past them: from the first reset where those wrappers are idle,
+the innermost of them's ``env.step``, with ``TimeLimit``'s count (``_elapsed_steps``,
+``_max_episode_steps``) applied on the same wrapper object; until then, and for any other chain,
+``env.step`` itself. The loops take it in parts (:func:`step_parts`): they call ``inner_step`` and
+apply the count on ``limit`` themselves, which saves the call of the closure that applies it, and
+also ``TimeLimit``'s own ``step`` where nothing below it is idle. The results, the wrappers' state
+and the errors are those of ``env.step``; only the idle frames are gone (about 0.4 us of a 3 us
+CartPole-v1 step). Only vecgym's and Gymnasium's own classes qualify (:data:`TIME_LIMITS`,
+:data:`IDLE_WRAPPERS`), matched exactly by module and name (not subclasses), never an instance with
+a ``step`` of its own, and only at the top of the chain.
 """
 
 from __future__ import annotations
@@ -63,6 +65,7 @@ __all__ = [
     "final_obs_infos",
     "next_autoreset_mask",
     "same_step_info",
+    "step_parts",
 ]
 
 STEP_AFTER_END_MSG = (
@@ -141,11 +144,36 @@ def direct_step(env: Any) -> tuple[StepFn, bool]:
         >>> step(0)[1:4], env.get_wrapper_attr("_elapsed_steps")
         ((1.0, False, False), 3)
     """
+    step, limit, final = step_parts(env)
+    if limit is None:
+        return step, final  # (env.step itself where nothing is idle)
+    if step == limit.env.step:  # nothing idle below the limit: its own step is as short
+        return env.step, final
+    return _counted(limit, step), final
+
+
+def step_parts(env: Any) -> tuple[StepFn, Any, bool]:
+    """``(step, limit, final)``: :func:`direct_step`'s answer in parts, for the loops that apply
+    ``TimeLimit``'s count themselves. ``limit`` is the ``TimeLimit`` wrapper at the top of the
+    chain once it has been reset, else ``None``; ``step`` steps ``env`` past the idle wrappers, and
+    also past ``limit`` when there is one: then each call must be followed by ``TimeLimit``'s
+    count on ``limit`` (``limit._elapsed_steps += 1``, and ``truncated = True`` from
+    ``limit._max_episode_steps`` on).
+
+    Example:
+        >>> import vecgym
+        >>> env = vecgym.make("CartPole-v1")
+        >>> _ = env.reset(seed=0)
+        >>> step, limit, final = step_parts(env)
+        >>> checker = env.env.env  # past OrderEnforcing; the checker has two steps to check
+        >>> step == checker.step, limit is env, final
+        (True, True, False)
+    """
     limit = None
     inner = env
     if _qualified_name(type(env)) in TIME_LIMITS and "step" not in vars(env):
         if env._elapsed_steps is None:  # never reset: step raises through the whole chain
-            return env.step, False
+            return env.step, None, False
         limit, inner = env, env.env
     final = True
     while (idle := IDLE_WRAPPERS.get(_qualified_name(type(inner)))) is not None:
@@ -155,11 +183,7 @@ def direct_step(env: Any) -> tuple[StepFn, bool]:
             final = False
             break
         inner = inner.env
-    if limit is None:
-        return inner.step, final  # (env.step itself where nothing is idle)
-    if inner is limit.env:  # nothing idle below the limit: its own step is as short
-        return env.step, final
-    return _counted(limit, inner.step), final
+    return inner.step, limit, final
 
 
 class AutoresetEnv(Generic[ObsType, ActType]):
@@ -177,7 +201,11 @@ class AutoresetEnv(Generic[ObsType, ActType]):
             the episode has ended and :meth:`step` raises until :meth:`reset` is called. Always
             ``False`` in ``SAME_STEP`` mode.
         env_step: steps :attr:`env` as ``env.step`` does, past the wrappers that have become idle
-            (see the module docstring); what the loops call.
+            (see the module docstring).
+        inner_step, limit: :attr:`env_step` in parts (:func:`step_parts`), what the loops call:
+            ``inner_step``, then ``TimeLimit``'s count on ``limit`` where it is not ``None``.
+            This saves the call of a closure per env step (about 0.1 us, 3% of a CartPole-v1
+            step).
         settled: ``False`` while a wrapper of the chain may still become idle: every reset then
             looks again (:meth:`episode_started`).
 
@@ -193,7 +221,16 @@ class AutoresetEnv(Generic[ObsType, ActType]):
         (0.0, False, False)
     """
 
-    __slots__ = ("env", "env_step", "index", "mode", "needs_reset", "settled")
+    __slots__ = (
+        "env",
+        "env_step",
+        "index",
+        "inner_step",
+        "limit",
+        "mode",
+        "needs_reset",
+        "settled",
+    )
 
     def __init__(self, env: Env[ObsType, ActType], mode: AutoresetMode, *, index: int = 0) -> None:
         if not isinstance(mode, AutoresetMode):
@@ -202,7 +239,7 @@ class AutoresetEnv(Generic[ObsType, ActType]):
         self.mode = mode
         self.index = index
         self.needs_reset = False
-        self.env_step, self.settled = direct_step(env)
+        self._look()
 
     def __getstate__(self) -> dict[str, Any]:
         # env_step may close over this env's wrappers: a copy or an unpickled one looks again.
@@ -216,7 +253,13 @@ class AutoresetEnv(Generic[ObsType, ActType]):
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.env, self.mode, self.index = state["env"], state["mode"], state["index"]
         self.needs_reset = state["needs_reset"]
-        self.env_step, self.settled = direct_step(self.env)
+        self._look()
+
+    def _look(self) -> None:
+        """Find the way past the idle wrappers (:func:`step_parts`) and set the step attributes."""
+        self.inner_step, self.limit, self.settled = step_parts(self.env)
+        limit = self.limit
+        self.env_step = self.inner_step if limit is None else _counted(limit, self.inner_step)
 
     def begin_episode(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -231,7 +274,7 @@ class AutoresetEnv(Generic[ObsType, ActType]):
         """After a reset of :attr:`env`: steps past the wrappers that have become idle
         (:func:`direct_step`), until the answer is final."""
         if not self.settled:
-            self.env_step, self.settled = direct_step(self.env)
+            self._look()
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -279,9 +322,10 @@ class AutoresetEnv(Generic[ObsType, ActType]):
         """Apply the mode's rules to a step of :attr:`env` that ended the episode.
 
         ``step`` is :attr:`env_step` followed by this when the episode ends. A loop over many envs
-        saves a call per env step by doing the same itself: while :attr:`needs_reset` is
-        ``False`` it calls ``auto.env_step(action)`` and hands a result with ``terminated or
-        truncated`` to this method; otherwise it calls :meth:`step`.
+        saves calls per env step by doing the same itself: while :attr:`needs_reset` is
+        ``False`` it calls ``auto.inner_step(action)``, applies ``TimeLimit``'s count on
+        ``auto.limit`` when that is not ``None`` (:func:`step_parts`), and hands a result with
+        ``terminated or truncated`` to this method; otherwise it calls :meth:`step`.
 
         Args:
             obs: the step's observation.

@@ -189,9 +189,19 @@ class SyncVectorEnv(SubEnvsVectorEnv[ObsType, ActType, np.ndarray], Generic[ObsT
         self._observations: Any = create_empty_array(
             self.single_observation_space, n=self.num_envs, fn=np.zeros
         )
+        # One view per env's row of a single array of observations of one or more dimensions:
+        # ``row[...] = obs`` stores as ``batch[i] = obs`` does (the same copy into the same view)
+        # without parsing the index, as the async workers' loops do. (Scalar observations keep
+        # ``batch[i] = obs``: storing into a 0-d view would broadcast where that raises.)
+        observations = self._observations
+        self._obs_rows: list[np.ndarray] | None = (
+            list(observations)
+            if type(observations) is np.ndarray and observations.ndim > 1
+            else None
+        )
         if is_array_batchable(self.single_observation_space):
             self._write_obs: Callable[[int, Any], None] | None = make_batch_writer(
-                self.single_observation_space, self._observations
+                self.single_observation_space, observations
             )
             self._env_obs: list[Any] | None = None
         else:
@@ -340,25 +350,31 @@ class SyncVectorEnv(SubEnvsVectorEnv[ObsType, ActType, np.ndarray], Generic[ObsT
         terminations = np.zeros(num_envs, dtype=np.bool_)
         truncations = np.zeros(num_envs, dtype=np.bool_)
         step_infos: list[dict[str, Any]] = []
-        write, env_obs = self._write_obs, self._env_obs
+        write, env_obs, rows = self._write_obs, self._env_obs, self._obs_rows
         if self._array_actions and type(actions) is np.ndarray:
             actions_iter: Any = actions
         else:
             actions_iter = iterate(self.action_space, actions)
         for i, (auto, action) in enumerate(zip(autoreset_envs, actions_iter, strict=True)):
-            # AutoresetEnv.step, inlined (see AutoresetEnv.end_episode).
+            # AutoresetEnv.step, inlined (see AutoresetEnv.end_episode and step_parts).
             if auto.needs_reset:
                 obs, reward, terminated, truncated, info = auto.step(action)
                 terminations[i], truncations[i] = terminated, truncated
             else:
-                obs, reward, terminated, truncated, info = auto.env_step(action)
+                obs, reward, terminated, truncated, info = auto.inner_step(action)
+                if (limit := auto.limit) is not None:  # TimeLimit's count, inlined
+                    limit._elapsed_steps += 1
+                    if limit._elapsed_steps >= limit._max_episode_steps:
+                        truncated = True
                 if terminated or truncated:
                     obs, reward, terminated, truncated, info = auto.end_episode(
                         obs, reward, terminated, truncated, info
                     )
                     terminations[i], truncations[i] = terminated, truncated
             rewards[i] = reward
-            if write is not None:
+            if rows is not None:
+                rows[i][...] = obs
+            elif write is not None:
                 write(i, obs)
             else:
                 assert env_obs is not None

@@ -458,7 +458,11 @@ def _step_rows(
                 obs, reward, term, trunc, info = auto.step(action)
                 terminated[index], truncated[index] = term, trunc
             else:
-                obs, reward, term, trunc, info = auto.env_step(action)
+                obs, reward, term, trunc, info = auto.inner_step(action)
+                if (limit := auto.limit) is not None:  # TimeLimit's count, inlined
+                    limit._elapsed_steps += 1
+                    if limit._elapsed_steps >= limit._max_episode_steps:
+                        trunc = True
                 if term or trunc:
                     obs, reward, term, trunc, info = auto.end_episode(
                         obs, reward, term, trunc, info
@@ -502,7 +506,11 @@ def _step_each(
                 obs, reward, term, trunc, info = auto.step(actions[offset])
                 terminated[index], truncated[index] = term, trunc
             else:
-                obs, reward, term, trunc, info = auto.env_step(actions[offset])
+                obs, reward, term, trunc, info = auto.inner_step(actions[offset])
+                if (limit := auto.limit) is not None:  # TimeLimit's count, inlined
+                    limit._elapsed_steps += 1
+                    if limit._elapsed_steps >= limit._max_episode_steps:
+                        trunc = True
                 if term or trunc:
                     if final_block is not None:
                         obs, info = _end_same_step(
