@@ -240,6 +240,10 @@ def test_step_parts_of_a_limit_over_the_env() -> None:
     step, limit, final = step_parts(env)
     assert (step, limit, final) == (base.step, env, True)
     assert direct_step(env) == (env.step, True)  # TimeLimit's own step is as short
+    auto = AutoresetEnv(TimeLimit(CartPoleEnv(), 9), AutoresetMode.NEXT_STEP)
+    auto.reset(seed=0)
+    assert (auto.inner_step, auto.limit) == (auto.env.env.step, auto.env)
+    assert auto.env_step == auto.env.step  # the same joining as direct_step's
 
 
 def test_the_autoreset_env_keeps_its_parts_and_env_step_together() -> None:

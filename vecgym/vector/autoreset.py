@@ -145,11 +145,16 @@ def direct_step(env: Any) -> tuple[StepFn, bool]:
         ((1.0, False, False), 3)
     """
     step, limit, final = step_parts(env)
+    return _joined(step, limit), final
+
+
+def _joined(step: StepFn, limit: Any) -> StepFn:
+    """The one callable for :func:`step_parts`' ``step`` and ``limit``."""
     if limit is None:
-        return step, final  # (env.step itself where nothing is idle)
+        return step  # (env.step itself where nothing is idle)
     if step == limit.env.step:  # nothing idle below the limit: its own step is as short
-        return env.step, final
-    return _counted(limit, step), final
+        return limit.step
+    return _counted(limit, step)
 
 
 def step_parts(env: Any) -> tuple[StepFn, Any, bool]:
@@ -258,8 +263,7 @@ class AutoresetEnv(Generic[ObsType, ActType]):
     def _look(self) -> None:
         """Find the way past the idle wrappers (:func:`step_parts`) and set the step attributes."""
         self.inner_step, self.limit, self.settled = step_parts(self.env)
-        limit = self.limit
-        self.env_step = self.inner_step if limit is None else _counted(limit, self.inner_step)
+        self.env_step = _joined(self.inner_step, self.limit)
 
     def begin_episode(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
