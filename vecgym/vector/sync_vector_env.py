@@ -192,7 +192,8 @@ class SyncVectorEnv(SubEnvsVectorEnv[ObsType, ActType, np.ndarray], Generic[ObsT
         # One view per env's row of a single array of observations of one or more dimensions:
         # ``row[...] = obs`` stores as ``batch[i] = obs`` does (the same copy into the same view)
         # without parsing the index, as the async workers' loops do. (Scalar observations keep
-        # ``batch[i] = obs``: a 0-d view takes a one-element array, which numpy 2.4 refuses.)
+        # ``batch[i] = obs``: a 0-d view takes a one-element array, which ``batch[i] = obs``
+        # refuses on numpy 2.4.)
         observations = self._observations
         self._obs_rows: list[np.ndarray] | None = (
             list(observations)
