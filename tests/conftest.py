@@ -4,7 +4,12 @@ Every test is wrapped by :func:`no_leaks`, which fails the test if it left a chi
 with a local Ray session live, a Ray actor process) or a shared-memory segment / semaphore
 (``/dev/shm/sem.*``) in ``/dev/shm`` behind (multiprocessing's own long-lived helpers, the
 resource tracker and the forkserver, are not counted; nor are entries that a process of another
-test run on the same machine has mapped).
+test run on the same machine has mapped), or a multiprocessing temporary directory: a process
+that uses ``forkserver`` keeps its socket in a ``pymp-*`` directory, which only its exit handlers
+remove, so one that is killed (a Ray actor ended by ``ray.kill``, say) leaves it behind. The
+test processes' children get a temporary directory of the session's (:data:`CHILD_TMP`, through
+``TMPDIR``; Ray keeps its session files there too), in which such leftovers are counted, and
+which is removed when the session ends.
 """
 
 from __future__ import annotations
@@ -12,7 +17,9 @@ from __future__ import annotations
 import contextlib
 import multiprocessing
 import os
+import shutil
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 
@@ -23,6 +30,12 @@ from tests.support.headless_pygame import PygameRecord, pygame_window_record
 
 SHM_DIR = "/dev/shm"
 LEAK_GRACE_S = 5.0
+
+# This process keeps the system's temporary directory (fixed here, before anything asks for it);
+# its children, Ray's processes among them, use a directory of the session's (module docstring).
+tempfile.gettempdir()
+CHILD_TMP = tempfile.mkdtemp(prefix="vecgym-tests-")
+os.environ["TMPDIR"] = CHILD_TMP
 
 # Ray (RayVectorEnv tests): a local cluster advertises 127.0.0.1 for GCS, raylets and actors only
 # with this set before `ray` is imported (otherwise it uses the machine's interface address).
@@ -134,6 +147,14 @@ def _mapped_by_others(entries: set[str]) -> set[str]:
     return found
 
 
+def _mp_temp_dirs() -> set[str]:
+    """multiprocessing's temporary directories in :data:`CHILD_TMP` (module docstring)."""
+    try:
+        return {name for name in os.listdir(CHILD_TMP) if name.startswith("pymp-")}
+    except FileNotFoundError:  # pragma: no cover - removed by hand during the session
+        return set()
+
+
 def _shm_entries() -> set[str]:
     try:
         return set(os.listdir(SHM_DIR))
@@ -143,10 +164,12 @@ def _shm_entries() -> set[str]:
 
 @pytest.fixture(autouse=True)
 def no_leaks() -> Iterator[None]:
-    """Fail the test if it leaks a child process or a shared-memory entry."""
+    """Fail the test if it leaks a child process, a shared-memory entry or a multiprocessing
+    temporary directory."""
     children_before = _children()
     shm_before = _shm_entries()
     actors_before = _ray_actors()
+    dirs_before = _mp_temp_dirs()
     yield
     deadline = time.monotonic() + LEAK_GRACE_S
     while True:
@@ -155,7 +178,8 @@ def no_leaks() -> Iterator[None]:
         leaked_shm = _shm_entries() - shm_before
         if leaked_shm:
             leaked_shm -= _mapped_by_others(leaked_shm)
-        if not (leaked_children or leaked_shm) or time.monotonic() > deadline:
+        leaked_dirs = _mp_temp_dirs() - dirs_before
+        if not (leaked_children or leaked_shm or leaked_dirs) or time.monotonic() > deadline:
             break
         time.sleep(0.05)
     leaked = _describe(leaked_children) if leaked_children else ""  # before they are killed
@@ -164,6 +188,17 @@ def no_leaks() -> Iterator[None]:
             psutil.Process(pid).kill()
     assert not leaked_children, f"test leaked child processes: {leaked}"
     assert not leaked_shm, f"test leaked shared memory entries in {SHM_DIR}: {sorted(leaked_shm)}"
+    for name in leaked_dirs:  # so that the next test does not fail for this one
+        shutil.rmtree(os.path.join(CHILD_TMP, name), ignore_errors=True)
+    assert not leaked_dirs, (
+        f"test left multiprocessing temporary directories in {CHILD_TMP} (a process that used "
+        f"forkserver ended without its exit handlers): {sorted(leaked_dirs)}"
+    )
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """Remove the children's temporary directory (Ray's session files included)."""
+    shutil.rmtree(CHILD_TMP, ignore_errors=True)
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -17,6 +17,7 @@ import sys
 import textwrap
 import threading
 import time
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -574,8 +575,10 @@ def test_exit_code_1_before_the_first_message_blames_the_start_up_only_without_f
 
 
 # --- 7. parent death and Ctrl-C (in a child Python process) ---------------------------------------
-def _child(script: str) -> subprocess.Popen[str]:
+def _child(script: str, tmpdir: Path | None = None) -> subprocess.Popen[str]:
     env = dict(os.environ, PYTHONPATH=REPO)
+    if tmpdir is not None:  # where the child's temporary files go (e.g. a dying parent's)
+        env["TMPDIR"] = str(tmpdir)
     return subprocess.Popen(
         [sys.executable, "-c", textwrap.dedent(script)],
         stdout=subprocess.PIPE,
@@ -612,10 +615,13 @@ if __name__ == "__main__":
 
 @pytest.mark.parametrize("context", METHODS)
 @pytest.mark.parametrize("death", ["os_exit_idle", "sigkill_busy"])
-def test_workers_exit_when_parent_dies(context: str, death: str) -> None:
+def test_workers_exit_when_parent_dies(context: str, death: str, tmp_path: Path) -> None:
     busy = death == "sigkill_busy"
+    # A parent that dies without its exit handlers leaves multiprocessing's temporary directory
+    # (a forkserver's socket) behind: it goes to pytest's temporary directory, not the session's.
     child = _child(
-        PARENT_SCRIPT.format(delay=600.0 if busy else 0.0, context=context, exit=not busy)
+        PARENT_SCRIPT.format(delay=600.0 if busy else 0.0, context=context, exit=not busy),
+        tmp_path,
     )
     try:
         assert child.stdout is not None

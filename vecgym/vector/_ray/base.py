@@ -606,7 +606,7 @@ class RayHosts(SubEnvsVectorEnv[Any, Any, np.ndarray]):
 
     # --- closing ---------------------------------------------------------------------------------
     def close_extras(self, timeout: float | None = None, **kwargs: Any) -> None:
-        """Close the hosts' envs, kill the host actors, and shut Ray down if this env started it.
+        """Close the hosts' envs, end the host actors, and shut Ray down if this env started it.
 
         Bounded by ``timeout`` (default ``CLOSE_TIMEOUT_S``) and never raises.
         """
@@ -639,10 +639,21 @@ class RayHosts(SubEnvsVectorEnv[Any, Any, np.ndarray]):
                 ray.wait(refs, num_returns=len(refs), timeout=budget / 2)
         except Exception:
             pass
+        # The hosts exit on their own first, so that their processes run their exit handlers:
+        # multiprocessing's among them removes the temporary directory of the local vector env's
+        # forkserver (a `/tmp/pymp-*` directory holding its socket), which a killed process
+        # leaves on its node. A host still alive after a quarter of the budget is killed.
+        for k, host in enumerate(self.hosts):
+            if k != lost:
+                with contextlib.suppress(Exception):
+                    host.actor.__ray_terminate__.remote()
+        deadline = time.monotonic() + budget / 4
+        for host in self.hosts:
+            wait_dead(ray, host.actor, deadline)
         for host in self.hosts:
             with contextlib.suppress(Exception):
                 ray.kill(host.actor, no_restart=True)
-        deadline = time.monotonic() + budget / 2
+        deadline = time.monotonic() + budget / 4
         for host in self.hosts:
             wait_dead(ray, host.actor, deadline)
         self.hosts = []

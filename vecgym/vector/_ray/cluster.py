@@ -45,7 +45,7 @@ class HostSlot:
 
 
 def wait_dead(ray: Any, actor: Any, deadline: float) -> None:
-    """Wait (until ``deadline``) for a killed actor's process to be gone."""
+    """Wait (until ``deadline``) for an ended or killed actor's process to be gone."""
     while time.monotonic() < deadline:
         try:
             ray.get(actor.ping.remote(), timeout=max(0.05, deadline - time.monotonic()))
