@@ -53,8 +53,11 @@ class NormalizeReward(
         >>> rewards = envs.step(envs.action_space.sample())[1]
         >>> rewards.shape
         (2,)
-        >>> envs.save("/tmp/vecgym-doctest-reward-stats.npz")
-        >>> envs.load("/tmp/vecgym-doctest-reward-stats.npz")
+        >>> import os, tempfile
+        >>> with tempfile.TemporaryDirectory() as folder:
+        ...     path = os.path.join(folder, "reward-stats.npz")
+        ...     envs.save(path)
+        ...     envs.load(path)
         >>> envs.close()
     """
 
