@@ -9,8 +9,11 @@ generated at the start of each build by the extensions in ``docs/_ext/``; the gu
 from __future__ import annotations
 
 import os
+import shutil
 import sys
+import tempfile
 from pathlib import Path
+from typing import Any
 
 DOCS = Path(__file__).resolve().parent
 ROOT = DOCS.parent
@@ -23,6 +26,14 @@ os.environ["PYTHONPATH"] = os.pathsep.join(
 # Stable-Baselines3's logger makes a directory per `learn()` in the system's temporary directory
 # unless SB3_LOGDIR names one: keep the executed guides' inside the build directory.
 os.environ.setdefault("SB3_LOGDIR", str(ROOT / "docs" / "_build" / "sb3-logs"))
+# The kernels, and the Ray session of the Ray guide, keep their temporary files in a directory of
+# this build's, removed when the build ends (`setup` below): a kernel that Jupyter ends leaves
+# multiprocessing's forkserver directory (`pymp-*`) behind, and Ray its session files. It is short
+# and outside the checkout, as Ray's socket paths under it must stay within 107 characters. This
+# process keeps the system's (fixed here, before anything asks for it).
+tempfile.gettempdir()
+KERNEL_TMP = tempfile.mkdtemp(prefix="vecgym-docs-")
+os.environ["TMPDIR"] = KERNEL_TMP
 # One BLAS thread: the guides' tiny matrix products only slow down with more (see examples/).
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 os.environ.setdefault("OMP_NUM_THREADS", "1")
@@ -82,3 +93,12 @@ nb_execution_raise_on_error = True
 nb_execution_show_tb = True
 nb_execution_timeout = 240
 nb_merge_streams = True
+
+
+def _remove_kernel_tmp(app: Any, exception: BaseException | None) -> None:
+    shutil.rmtree(KERNEL_TMP, ignore_errors=True)
+
+
+def setup(app: Any) -> None:
+    """Remove the kernels' temporary directory when the build ends, passed or failed."""
+    app.connect("build-finished", _remove_kernel_tmp)
