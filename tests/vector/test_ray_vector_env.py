@@ -14,6 +14,7 @@ from __future__ import annotations
 import importlib
 import sys
 import textwrap
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -520,6 +521,34 @@ def test_close_is_bounded_and_leaves_no_actor(cluster: Any) -> None:
     assert ray.is_initialized()  # the user's Ray session is left alone
     with pytest.raises(error.ClosedEnvironmentError):
         envs.reset()
+
+
+def exit_marking(folder: str) -> Any:
+    """A CountingEnv whose process writes ``folder/<pid>`` from an exit handler."""
+
+    def make() -> Any:
+        import atexit
+        import os
+
+        atexit.register(lambda: Path(folder, str(os.getpid())).write_text("exited"))
+        return CountingEnv(terminate_at=50)
+
+    return make
+
+
+def test_close_lets_the_hosts_exit_with_their_exit_handlers(cluster: Any, tmp_path: Path) -> None:
+    """The hosts end by exiting, not by ``ray.kill``: their exit handlers run (multiprocessing's
+    removes a forkserver's ``pymp-*`` directory; the autouse check fails a test that leaves one)."""
+    envs = RayVectorEnv([exit_marking(str(tmp_path))] * 2, start_timeout=WAIT_S)
+    hosts = len(envs.hosts)
+    envs.reset(seed=0)
+    envs.step(np.zeros(2, dtype=np.int64))
+    envs.close()
+    deadline = time.monotonic() + WAIT_S
+    while len(list(tmp_path.iterdir())) < hosts and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert hosts == 2
+    assert sorted(path.read_text() for path in tmp_path.iterdir()) == ["exited"] * hosts
 
 
 def test_address_connects_and_close_disconnects_only_what_it_opened(cluster: Any) -> None:
