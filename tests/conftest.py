@@ -188,8 +188,6 @@ def no_leaks() -> Iterator[None]:
             psutil.Process(pid).kill()
     assert not leaked_children, f"test leaked child processes: {leaked}"
     assert not leaked_shm, f"test leaked shared memory entries in {SHM_DIR}: {sorted(leaked_shm)}"
-    for name in leaked_dirs:  # so that the next test does not fail for this one
-        shutil.rmtree(os.path.join(CHILD_TMP, name), ignore_errors=True)
     assert not leaked_dirs, (
         f"test left multiprocessing temporary directories in {CHILD_TMP} (a process that used "
         f"forkserver ended without its exit handlers): {sorted(leaked_dirs)}"
