@@ -83,3 +83,35 @@ class GymParityEnv(gymnasium.Env[Any, Any]):
 
     def step(self, action: int) -> tuple[int, float, bool, bool, dict[str, Any]]:
         return 2 * int(action), 0.0, bool(action), False, {}
+
+
+#: The message of :class:`GymRaisingEnv`'s errors.
+RAISING_MSG = "a Gymnasium error from env {what}"
+
+
+class GymRaisingEnv(gymnasium.Env[np.ndarray, int]):
+    """A Gymnasium env that raises Gymnasium's own exceptions: ``gymnasium.error.InvalidAction``
+    when stepped with action ``1``, ``gymnasium.error.ResetNeeded`` when reset with the option
+    ``{"fail": True}`` and ``gymnasium.error.InvalidMetadata`` when built with ``fail_init=True``
+    (its observation is always ``[0.0]``)."""
+
+    metadata = {"render_modes": []}
+
+    def __init__(self, fail_init: bool = False) -> None:
+        if fail_init:
+            raise gymnasium.error.InvalidMetadata(RAISING_MSG.format(what="construction"))
+        self.observation_space = spaces.Box(-1.0, 1.0, shape=(1,), dtype=np.float32)
+        self.action_space = spaces.Discrete(2)
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        super().reset(seed=seed)
+        if options and options.get("fail"):
+            raise gymnasium.error.ResetNeeded(RAISING_MSG.format(what="reset"))
+        return np.zeros(1, dtype=np.float32), {}
+
+    def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        if int(action) == 1:
+            raise gymnasium.error.InvalidAction(RAISING_MSG.format(what="step"))
+        return np.zeros(1, dtype=np.float32), 0.0, False, False, {}

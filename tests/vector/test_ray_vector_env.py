@@ -342,6 +342,21 @@ def test_env_exception_keeps_its_type_and_names_host_and_env(cluster: Any) -> No
         envs.close()
 
 
+def test_a_gymnasium_error_is_also_vecgym_s_class_of_its_name(cluster: Any) -> None:
+    gymnasium = pytest.importorskip("gymnasium")
+    from tests.support.gymnasium_envs import GymRaisingEnv
+
+    envs = RayVectorEnv([GymRaisingEnv, GymRaisingEnv], start_timeout=WAIT_S)
+    try:
+        envs.reset(seed=0)
+        with pytest.raises(error.InvalidAction) as info:
+            envs.step(np.array([0, 1]))
+        assert isinstance(info.value, gymnasium.error.InvalidAction)
+        assert "sub-environment 1" in str(info.value)
+    finally:
+        envs.close()
+
+
 def test_host_exit_raises_worker_died(cluster: Any) -> None:
     fns = [lambda: DyingEnv()] * 2 + [lambda: DyingEnv(die_at=2, how="exit")]
     envs = RayVectorEnv(fns, start_timeout=WAIT_S)  # 1 CPU per host: envs run in the actor

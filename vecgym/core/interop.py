@@ -41,6 +41,7 @@ from typing import Any, ClassVar, SupportsFloat
 import numpy as np
 
 from vecgym.core.env import Env, RenderFrame
+from vecgym.core.gymnasium_errors import adopt_gymnasium_error
 from vecgym.core.registration import EnvSpec, WrapperSpec
 from vecgym.core.spaces.box import Box
 from vecgym.core.spaces.dict import Dict
@@ -568,7 +569,9 @@ class GymnasiumEnv(WritesThrough, Env[Any, Any]):  # type: ignore[override]  # r
     converted once, at construction, with :func:`as_vecgym_space`; :attr:`metadata` is the
     Gymnasium env's dict; :attr:`render_mode` is read through; :attr:`spec` is the Gymnasium
     spec copied into a vecgym :class:`~vecgym.envs.registration.EnvSpec` (``None`` when it has
-    none). :attr:`np_random` and :attr:`np_random_seed` are those of the Gymnasium env.
+    none). :attr:`np_random` and :attr:`np_random_seed` are those of the Gymnasium env. An
+    exception of ``gymnasium.error`` that these methods raise is also an instance of
+    ``vecgym.error``'s class of the same name (:mod:`vecgym.core.gymnasium_errors`).
 
     The adapter stands where the raw environment stands: :attr:`unwrapped` is the adapter itself,
     and any other public attribute is read from (and, when the Gymnasium env's raw environment has
@@ -613,7 +616,11 @@ class GymnasiumEnv(WritesThrough, Env[Any, Any]):  # type: ignore[override]  # r
     # --- the Env API ------------------------------------------------------------------------------
     def step(self, action: Any) -> tuple[Any, SupportsFloat, bool, bool, dict[str, Any]]:
         """Step the Gymnasium env and return its result (graph observations re-packed)."""
-        obs, reward, terminated, truncated, info = self.gymnasium_env.step(action)
+        try:
+            obs, reward, terminated, truncated, info = self.gymnasium_env.step(action)
+        except Exception as exc:
+            adopt_gymnasium_error(exc)
+            raise
         if self._observation_converter is not None:
             obs = self._observation_converter(obs)
         return obs, reward, terminated, truncated, info
@@ -623,19 +630,31 @@ class GymnasiumEnv(WritesThrough, Env[Any, Any]):  # type: ignore[override]  # r
     ) -> tuple[Any, dict[str, Any]]:
         """Reset the Gymnasium env with ``seed`` and ``options``; return its result (graph
         observations re-packed)."""
-        obs, info = self.gymnasium_env.reset(seed=seed, options=options)
+        try:
+            obs, info = self.gymnasium_env.reset(seed=seed, options=options)
+        except Exception as exc:
+            adopt_gymnasium_error(exc)
+            raise
         if self._observation_converter is not None:
             obs = self._observation_converter(obs)
         return obs, info
 
     def render(self) -> RenderFrame | list[RenderFrame] | None:
         """The Gymnasium env's render."""
-        frame: RenderFrame | list[RenderFrame] | None = self.gymnasium_env.render()
+        try:
+            frame: RenderFrame | list[RenderFrame] | None = self.gymnasium_env.render()
+        except Exception as exc:
+            adopt_gymnasium_error(exc)
+            raise
         return frame
 
     def close(self) -> None:
         """Close the Gymnasium env."""
-        self.gymnasium_env.close()
+        try:
+            self.gymnasium_env.close()
+        except Exception as exc:
+            adopt_gymnasium_error(exc)
+            raise
 
     # --- attributes -------------------------------------------------------------------------------
     _inner_attr = "gymnasium_env"

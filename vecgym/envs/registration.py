@@ -28,6 +28,7 @@ from typing import Any
 
 from vecgym import error, logger
 from vecgym.core.env import Env, Wrapper
+from vecgym.core.gymnasium_errors import adopt_gymnasium_error
 from vecgym.core.interop import as_vecgym_env
 from vecgym.core.registration import (
     ENV_ID_RE,
@@ -314,6 +315,9 @@ def _create_env(
         raise type(exc)(
             CREATOR_FAILED_MSG.format(cause=exc, env_id=env_spec.id, kwargs=env_kwargs)
         ) from exc
+    except Exception as exc:  # a Gymnasium env's constructor raising one of Gymnasium's errors
+        adopt_gymnasium_error(exc)
+        raise
     env = as_vecgym_env(env)  # an entry point that builds a Gymnasium env gets it adapted
     if not isinstance(env, Env):
         base = str(type(env).__base__)

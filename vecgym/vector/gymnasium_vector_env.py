@@ -6,7 +6,9 @@ by :class:`GymnasiumVectorEnv`: the four spaces are converted once, at construct
 :func:`vecgym.core.interop.as_vecgym_space` (a space that is not a space is a ``TypeError``
 naming it); ``metadata["autoreset_mode"]`` becomes the vecgym
 :class:`~vecgym.vector.AutoresetMode` of the same value; ``step`` and ``reset`` return what the
-Gymnasium env returns (its arrays, not copies). ``make_vec`` uses it for a Gymnasium spec's
+Gymnasium env returns (its arrays, not copies); an exception of ``gymnasium.error`` that a method
+raises is also an instance of ``vecgym.error``'s class of the same name
+(:mod:`vecgym.core.gymnasium_errors`). ``make_vec`` uses it for a Gymnasium spec's
 ``vector_entry_point``.
 
 Gymnasium is never imported here: only an object of a class from an imported ``gymnasium`` can
@@ -19,6 +21,7 @@ import contextlib
 from typing import Any
 
 from vecgym.core.env import RenderFrame
+from vecgym.core.gymnasium_errors import ADOPTING, adopt_gymnasium_error
 from vecgym.core.interop import (
     ReadsThrough,
     _as_vecgym_spec,
@@ -126,7 +129,8 @@ class GymnasiumVectorEnv(ReadsThrough, VectorEnv[Any, Any, Any]):  # type: ignor
         self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Any, dict[str, Any]]:
         """Reset the Gymnasium vector env with ``seed`` and ``options``; return its result."""
-        obs, info = self.gymnasium_env.reset(seed=seed, options=options)
+        with ADOPTING:
+            obs, info = self.gymnasium_env.reset(seed=seed, options=options)
         if self._observation_converter is not None:
             obs = self._observation_converter(obs)
         return obs, info
@@ -137,33 +141,42 @@ class GymnasiumVectorEnv(ReadsThrough, VectorEnv[Any, Any, Any]):  # type: ignor
         Sub-environments whose episode ended are reset by the Gymnasium env, following
         ``metadata["autoreset_mode"]``.
         """
-        obs, rewards, terminations, truncations, info = self.gymnasium_env.step(actions)
+        try:
+            obs, rewards, terminations, truncations, info = self.gymnasium_env.step(actions)
+        except Exception as exc:
+            adopt_gymnasium_error(exc)
+            raise
         if self._observation_converter is not None:
             obs = self._observation_converter(obs)
         return obs, rewards, terminations, truncations, info
 
     def render(self) -> tuple[RenderFrame, ...] | None:
         """The Gymnasium vector env's render."""
-        frames: tuple[RenderFrame, ...] | None = self.gymnasium_env.render()
+        with ADOPTING:
+            frames: tuple[RenderFrame, ...] | None = self.gymnasium_env.render()
         return frames
 
     def close_extras(self, **kwargs: Any) -> None:
         """Close the Gymnasium vector env (``kwargs`` passed on)."""
-        self.gymnasium_env.close(**kwargs)
+        with ADOPTING:
+            self.gymnasium_env.close(**kwargs)
 
     def call(self, name: str, *args: Any, **kwargs: Any) -> tuple[Any, ...]:
         """The Gymnasium vector env's ``call(name, *args, **kwargs)``."""
-        results: tuple[Any, ...] = self.gymnasium_env.call(name, *args, **kwargs)
+        with ADOPTING:
+            results: tuple[Any, ...] = self.gymnasium_env.call(name, *args, **kwargs)
         return results
 
     def get_attr(self, name: str) -> tuple[Any, ...]:
         """The Gymnasium vector env's ``get_attr(name)``."""
-        values: tuple[Any, ...] = self.gymnasium_env.get_attr(name)
+        with ADOPTING:
+            values: tuple[Any, ...] = self.gymnasium_env.get_attr(name)
         return values
 
     def set_attr(self, name: str, values: Any) -> None:
         """The Gymnasium vector env's ``set_attr(name, values)``."""
-        self.gymnasium_env.set_attr(name, values)
+        with ADOPTING:
+            self.gymnasium_env.set_attr(name, values)
 
     # --- attributes: any other public one is the Gymnasium vector env's ------------------------
     _inner_attr = "gymnasium_env"

@@ -11,6 +11,7 @@ import numpy.typing as npt
 
 from vecgym import error
 from vecgym.core.env import ActType, Env, ObsType, RenderFrame
+from vecgym.core.gymnasium_errors import adopt_gymnasium_error
 from vecgym.core.interop import as_vecgym_env, stepping_target
 from vecgym.core.spaces.box import Box
 from vecgym.core.spaces.space import Space
@@ -291,15 +292,19 @@ class SyncVectorEnv(SubEnvsVectorEnv[ObsType, ActType, np.ndarray], Generic[ObsT
         )
         env_infos: list[tuple[int, dict[str, Any]]] = []
         write, env_obs, autoreset_envs = self._write_obs, self._env_obs, self._autoreset_envs
-        for i in indices:
-            obs, info = autoreset_envs[i].reset(seed=seeds[i], options=env_options)
-            if write is not None:
-                write(i, obs)
-            else:
-                assert env_obs is not None
-                env_obs[i] = obs
-            if info:
-                env_infos.append((i, info))
+        try:
+            for i in indices:
+                obs, info = autoreset_envs[i].reset(seed=seeds[i], options=env_options)
+                if write is not None:
+                    write(i, obs)
+                else:
+                    assert env_obs is not None
+                    env_obs[i] = obs
+                if info:
+                    env_infos.append((i, info))
+        except Exception as exc:  # a Gymnasium env's error is also vecgym's class of its name
+            adopt_gymnasium_error(exc)
+            raise
         self._was_reset[indices] = True
         self._all_reset = bool(self._was_reset.all())
         infos = self._merge_infos(env_infos) if env_infos else {}
@@ -356,31 +361,35 @@ class SyncVectorEnv(SubEnvsVectorEnv[ObsType, ActType, np.ndarray], Generic[ObsT
             actions_iter: Any = actions
         else:
             actions_iter = iterate(self.action_space, actions)
-        for i, (auto, action) in enumerate(zip(autoreset_envs, actions_iter, strict=True)):
-            # AutoresetEnv.step, inlined (see AutoresetEnv.end_episode and step_parts).
-            if auto.needs_reset:
-                obs, reward, terminated, truncated, info = auto.step(action)
-                terminations[i], truncations[i] = terminated, truncated
-            else:
-                obs, reward, terminated, truncated, info = auto.inner_step(action)
-                if (limit := auto.limit) is not None:  # TimeLimit's count, inlined
-                    limit._elapsed_steps += 1
-                    if limit._elapsed_steps >= limit._max_episode_steps:
-                        truncated = True
-                if terminated or truncated:
-                    obs, reward, terminated, truncated, info = auto.end_episode(
-                        obs, reward, terminated, truncated, info
-                    )
+        try:
+            for i, (auto, action) in enumerate(zip(autoreset_envs, actions_iter, strict=True)):
+                # AutoresetEnv.step, inlined (see AutoresetEnv.end_episode and step_parts).
+                if auto.needs_reset:
+                    obs, reward, terminated, truncated, info = auto.step(action)
                     terminations[i], truncations[i] = terminated, truncated
-            rewards[i] = reward
-            if rows is not None:
-                rows[i][...] = obs
-            elif write is not None:
-                write(i, obs)
-            else:
-                assert env_obs is not None
-                env_obs[i] = obs
-            step_infos.append(info)
+                else:
+                    obs, reward, terminated, truncated, info = auto.inner_step(action)
+                    if (limit := auto.limit) is not None:  # TimeLimit's count, inlined
+                        limit._elapsed_steps += 1
+                        if limit._elapsed_steps >= limit._max_episode_steps:
+                            truncated = True
+                    if terminated or truncated:
+                        obs, reward, terminated, truncated, info = auto.end_episode(
+                            obs, reward, terminated, truncated, info
+                        )
+                        terminations[i], truncations[i] = terminated, truncated
+                rewards[i] = reward
+                if rows is not None:
+                    rows[i][...] = obs
+                elif write is not None:
+                    write(i, obs)
+                else:
+                    assert env_obs is not None
+                    env_obs[i] = obs
+                step_infos.append(info)
+        except Exception as exc:  # a Gymnasium env's error is also vecgym's class of its name
+            adopt_gymnasium_error(exc)
+            raise
         infos = self._step_infos(step_infos)
         return self._batched_observations(), rewards, terminations, truncations, infos
 

@@ -12,6 +12,7 @@ import signal
 from typing import Any, Protocol
 
 from vecgym import error, logger
+from vecgym.core.gymnasium_errors import adopt_gymnasium_error
 from vecgym.vector._async.protocol import RemoteError
 
 __all__ = [
@@ -148,7 +149,9 @@ def revive_remote_error(
     """The exception to raise in the parent for ``failure`` (reported by ``worker``).
 
     Shared by every backend that re-raises an env's exception in the parent: the exception the
-    remote process pickled keeps its type, its first string argument ends with ``(note)`` and it
+    remote process pickled keeps its type (one of ``gymnasium.error``'s also becomes an instance
+    of ``vecgym.error``'s class of its name: :mod:`vecgym.core.gymnasium_errors`), its first
+    string argument ends with ``(note)`` and it
     carries ``note`` as a PEP 678 note; if it does not unpickle, a
     :class:`~vecgym.error.WorkerError` with ``message``. Either way its ``__cause__`` is a
     :class:`RemoteTraceback` of the remote traceback.
@@ -173,7 +176,7 @@ def revive_remote_error(
         if hasattr(exc, "add_note"):
             exc.add_note(note)
     exc.__cause__ = RemoteTraceback(failure.traceback_text)
-    return exc
+    return adopt_gymnasium_error(exc)  # one of Gymnasium's is also vecgym's class of its name
 
 
 def _log_remote_error(remote: RemoteError, k: int) -> None:
