@@ -211,9 +211,18 @@ def walk(package: str = PACKAGE) -> Reference:
         for name, obj in found[module_name]:
             kind = _kind(obj)
             canonical = obj.__name__ if kind == "module" else homes[_identity(name, obj)]
+            if _gymnasium_s_own(obj):  # re-exported, documented by Gymnasium (no page here)
+                canonical = f"{obj.__module__}.{obj.__qualname__}"
             rows.append(Entry(module_name, name, kind, canonical, _group(module_name, obj)))
         reference.entries[module_name] = rows
     return reference
+
+
+def _gymnasium_s_own(obj: Any) -> bool:
+    """Whether ``obj`` is a class or function of Gymnasium's that a vecgym module re-exports
+    (``vecgym.envs.mujoco.MujocoEnv``): listed on the page, not documented there."""
+    home = str(getattr(obj, "__module__", ""))
+    return (inspect.isclass(obj) or inspect.isfunction(obj)) and home.startswith("gymnasium.")
 
 
 def _group(module_name: str, obj: Any) -> str:
@@ -359,6 +368,8 @@ def module_page(reference: Reference, module_name: str, inventory: dict[str, str
             lines += [f"{verb}:", ""]
             for entry in elsewhere:
                 link = f":py:{_role(entry.kind)}:`{entry.canonical}`"
+                if entry.canonical.startswith("gymnasium."):
+                    link = f"Gymnasium's ``{entry.canonical}``"
                 lines.append(f"- ``{entry.name}``: {link}")
             lines.append("")
     if module_name == f"{PACKAGE}.cli":

@@ -1,0 +1,120 @@
+"""``vecgym.envs.mujoco`` and ``vecgym.envs.box2d``: Gymnasium's env packages at its module paths.
+
+Code written for Gymnasium imports the MuJoCo and Box2D env modules (a custom MuJoCo env derives
+from ``MujocoEnv``; ``lunar_lander.heuristic`` drives LunarLander). Under ``vecgym.envs`` the same
+lines give Gymnasium's own objects, an env built from them runs through ``vecgym.make`` seed for
+seed as Gymnasium's, and a missing extra is a ``DependencyNotInstalled`` that names it.
+"""
+
+from __future__ import annotations
+
+import importlib
+import subprocess
+import sys
+import textwrap
+from typing import Any
+
+import numpy as np
+import pytest
+
+import vecgym
+from vecgym.utils.env_checker import data_equivalence
+
+gymnasium = pytest.importorskip("gymnasium")
+
+MODULES = {
+    "mujoco": ("mujoco", ["mujoco_env", "half_cheetah_v5", "hopper_v4", "mujoco_rendering"]),
+    "box2d": ("Box2D", ["lunar_lander", "bipedal_walker", "car_racing", "car_dynamics"]),
+}
+
+
+@pytest.mark.parametrize("package", sorted(MODULES))
+def test_every_module_is_gymnasium_s_own(package: str) -> None:
+    needs, modules = MODULES[package]
+    pytest.importorskip(needs, reason=f"vecgym.envs.{package} needs the `{package}` extra")
+    ours = importlib.import_module(f"vecgym.envs.{package}")
+    theirs = importlib.import_module(f"gymnasium.envs.{package}")
+    assert ours.__all__ == theirs.__all__
+    for name in ours.__all__:
+        assert getattr(ours, name) is getattr(theirs, name)
+    for module in modules:
+        alias = importlib.import_module(f"vecgym.envs.{package}.{module}")
+        assert alias is importlib.import_module(f"gymnasium.envs.{package}.{module}")
+        assert alias.__spec__.name == f"gymnasium.envs.{package}.{module}"  # left as it was
+        assert getattr(ours, module) is alias
+    with pytest.raises(ModuleNotFoundError, match=r"vecgym\.envs\.") as info:
+        importlib.import_module(f"vecgym.envs.{package}.no_such_module")
+    assert info.value.name == f"vecgym.envs.{package}.no_such_module"
+
+
+def _trajectory(env: Any, steps: int = 30) -> list[Any]:
+    out = [env.reset(seed=5)]
+    env.action_space.seed(5)
+    for _ in range(steps):
+        out.append(env.step(env.action_space.sample()))
+    env.close()
+    return out
+
+
+def test_a_custom_mujoco_env_from_vecgym_s_path_runs_through_vecgym_make() -> None:
+    pytest.importorskip("mujoco", reason="needs the `mujoco` extra")
+    from vecgym.envs.mujoco.half_cheetah_v5 import HalfCheetahEnv
+
+    from vecgym.envs.mujoco import MujocoEnv
+
+    class DoubledReward(HalfCheetahEnv):  # the usual custom env: a change to the reward
+        def step(self, action: Any) -> Any:
+            obs, reward, terminated, truncated, info = super().step(action)
+            return obs, 2.0 * reward, terminated, truncated, info
+
+    env_id = "VgTest/DoubledCheetah-v0"
+    vecgym.register(env_id, entry_point=DoubledReward, max_episode_steps=1000)
+    try:
+        env = vecgym.make(env_id)
+        assert isinstance(env.unwrapped.gymnasium_env.unwrapped, MujocoEnv)
+        ours = _trajectory(env)
+    finally:
+        vecgym.registry.pop(env_id, None)
+    reference = _trajectory(gymnasium.wrappers.TimeLimit(DoubledReward(), 1000))
+    assert data_equivalence(ours, reference)
+    plain = _trajectory(vecgym.make("HalfCheetah-v5"))
+    np.testing.assert_allclose([s[1] for s in ours[1:]], [2 * s[1] for s in plain[1:]])
+
+
+def test_lunar_lander_s_heuristic_from_vecgym_s_path_lands_as_gymnasium_s() -> None:
+    pytest.importorskip("Box2D", reason="needs the `box2d` extra")
+    from vecgym.envs.box2d.lunar_lander import heuristic
+
+    def landing(env: Any) -> list[Any]:
+        obs, _ = env.reset(seed=3)
+        out = []
+        for _ in range(200):
+            obs, reward, terminated, truncated, _ = env.step(heuristic(env.unwrapped, obs))
+            out.append((obs, reward))
+            if terminated or truncated:
+                break
+        env.close()
+        return out
+
+    ours = landing(vecgym.make("LunarLander-v3"))
+    assert data_equivalence(ours, landing(gymnasium.make("LunarLander-v3")))
+
+
+@pytest.mark.parametrize(("package", "blocked"), [("mujoco", "mujoco"), ("box2d", "Box2D")])
+def test_a_missing_extra_names_it(package: str, blocked: str) -> None:
+    script = textwrap.dedent(
+        f"""
+        import sys
+        sys.modules[{blocked!r}] = None  # as if the package were not installed
+        import vecgym
+        try:
+            import vecgym.envs.{package}
+        except vecgym.error.DependencyNotInstalled as exc:
+            print("raised:", exc)
+        """
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=True
+    ).stdout
+    assert f'pip install "vecgym[{package}]"' in out
+    assert out.startswith(f"raised: vecgym.envs.{package} is Gymnasium's gymnasium.envs.{package}")
