@@ -247,3 +247,39 @@ def test_out_of_space_actions_are_refused_unless_checks_are_off(kind: str) -> No
     finally:
         for envs in (reference, checked, unchecked):
             envs.close()
+
+
+# --- observation_mode="different": spaces that cannot be batched ------------------------------
+def _space_env(lib: ModuleType, space: Any) -> Any:
+    """An env of ``lib`` with observation space ``space`` (never stepped)."""
+
+    class SpaceEnv(lib.Env):  # type: ignore[misc,name-defined]
+        def __init__(self) -> None:
+            self.observation_space = space
+            self.action_space = lib.spaces.Discrete(2)
+
+    return SpaceEnv()
+
+
+@pytest.mark.parametrize(
+    "pair",
+    [
+        lambda spaces: [spaces.Box(0, 1, (1,)), spaces.Box(0, 1, (2,))],
+        lambda spaces: [spaces.Box(0, 1, (3,)), spaces.Discrete(5)],
+    ],
+    ids=["box-shapes", "box-and-discrete"],
+)
+@pytest.mark.parametrize("kind", ["sync", "async"])
+def test_different_mode_refuses_unbatchable_spaces_with_gymnasium_s_type(
+    kind: str, pair: Any
+) -> None:
+    """Gymnasium's Sync and Async raise the ``ValueError`` or ``TypeError`` of batching the
+    spaces; so do vecgym's (the async one's workers used to raise a ``RuntimeError``)."""
+    raised = {}
+    for name, lib in LIBRARIES.items():
+        fns = [lambda lib=lib, space=space: _space_env(lib, space) for space in pair(lib.spaces)]
+        with pytest.raises((ValueError, TypeError)) as info:
+            _vector(lib, kind, fns, observation_mode="different").close()
+        raised[name] = info.value
+    assert isinstance(raised["vecgym"], type(raised["gymnasium"]))
+    assert not isinstance(raised["vecgym"], RuntimeError)

@@ -257,6 +257,7 @@ class RayVectorEnv(RayHosts):
         spaces = [s for d in self._descriptions for s in d["observation_spaces"]]
         for i, space in enumerate(spaces):
             if not is_space_dtype_shape_equiv(space, single):
+                batch_differing_spaces([single, space])  # SyncVectorEnv's error for the pair
                 raise RuntimeError(DIFFERENT_SPACE_MSG.format(single=single, env=i, theirs=space))
         return single, batch_differing_spaces(spaces)
 

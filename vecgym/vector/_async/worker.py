@@ -628,6 +628,7 @@ _DONE_SEMAPHORE: list[Any] = [None]
 # --- start-up and main loop ---------------------------------------------------------------------
 def check_spaces(envs: list[Any], start: int, payload: tuple[Any, Any, Any]) -> None:
     from vecgym.core.spaces.utils import is_space_dtype_shape_equiv
+    from vecgym.vector.utils.space_utils import batch_differing_spaces
 
     observation_mode, obs_space, action_space = payload
     for offset, env in enumerate(envs):
@@ -637,6 +638,8 @@ def check_spaces(envs: list[Any], start: int, payload: tuple[Any, Any, Any]) -> 
         else:
             ok = is_space_dtype_shape_equiv(env.observation_space, obs_space)
             rule = "have the single observation space's shape and dtype"
+            if not ok:  # the error SyncVectorEnv (and Gymnasium) raise for the pair, if any
+                batch_differing_spaces([obs_space, env.observation_space])
         if not ok:
             raise RuntimeError(
                 OBS_SPACE_MISMATCH_MSG.format(
