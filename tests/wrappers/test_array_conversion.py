@@ -123,6 +123,20 @@ def test_numpy_torch_round_trip() -> None:
     assert back["b"][0] == 4
 
 
+@pytest.mark.parametrize("value", [1.0, -2.5, 1j, 3, True, np.float64(1.0), np.int32(2)])
+def test_a_number_to_torch_takes_gymnasium_s_dtype(value: Any) -> None:
+    """A Python number becomes a tensor of torch's default dtype for it (``1.0`` a float32), a
+    numpy scalar keeps its dtype: Gymnasium's dtypes, value for value."""
+    torch = pytest.importorskip("torch")
+    pytest.importorskip("array_api_compat")  # Gymnasium's conversion needs it
+    from gymnasium.wrappers.array_conversion import array_conversion as gymnasium_conversion
+
+    ours, theirs = array_conversion(value, torch), gymnasium_conversion(value, torch)
+    assert ours.dtype == theirs.dtype
+    assert ours.tolist() == theirs.tolist()
+    assert array_conversion({"info": value}, torch)["info"].dtype == theirs.dtype
+
+
 def test_torch_conversion_of_read_only_and_reversed_arrays() -> None:
     torch = pytest.importorskip("torch")
     frozen = np.arange(4.0)

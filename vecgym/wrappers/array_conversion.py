@@ -16,7 +16,8 @@ Conversion rules (same as Gymnasium's unless marked):
 * an array of any framework (anything with ``__dlpack__``) or a numpy scalar becomes an array of
   the target framework, on ``device`` when one is given (sharing memory where the frameworks
   allow; a read-only numpy array is copied first);
-* a Python number becomes a 0-d array;
+* a Python number becomes a 0-d array of the target's own default dtype for it (torch and jax
+  make ``1.0`` a float32, numpy a float64);
 * a mapping, tuple, list or named tuple is rebuilt with the same type and converted items;
 * ``None`` is passed through; strings and bytes are passed through (vecgym: Gymnasium recurses
   into them forever);
@@ -186,7 +187,9 @@ def _numpy_value_conversion(value: Any, xp: ModuleType, device: Device | None = 
 def _number_conversion(value: numbers.Number, xp: ModuleType, device: Device | None = None) -> Any:
     if isinstance(value, np.generic):
         return _convert_array(value, xp, device)
-    return _convert_array(np.asarray(value), xp, device)
+    # A Python number takes the target's own default dtype, as in Gymnasium: torch and jax make
+    # 1.0 a float32 (numpy a float64), and torch follows ``torch.set_default_dtype``.
+    return _convert_array(xp.asarray(value), xp, device)
 
 
 @array_conversion.register(type(None))
