@@ -247,6 +247,41 @@ def test_adapter_reaches_attributes_of_the_gymnasium_env() -> None:
     env.close()
 
 
+def test_adapter_reads_and_writes_the_raw_env_s_private_attributes() -> None:
+    """A MuJoCo env's reward weights are private: setting one through ``env.unwrapped`` changes
+    the rewards exactly as with Gymnasium (it used to stay on the adapter, silently)."""
+    pytest.importorskip("mujoco", reason="HalfCheetah-v5 needs the `mujoco` extra")
+    ours, theirs = vecgym.make("HalfCheetah-v5"), gymnasium.make("HalfCheetah-v5")
+    results = []
+    for env in (ours, theirs):
+        env.reset(seed=4)
+        unwrapped: Any = env.unwrapped
+        unwrapped._forward_reward_weight = 100.0
+        observation = unwrapped._get_obs()
+        results.append((observation, env.step(np.full(6, 0.5, dtype=np.float32))))
+        env.close()
+    assert_same_value(results[0], results[1])
+    assert ours.unwrapped.gymnasium_env.unwrapped._forward_reward_weight == 100.0
+
+
+def test_adapter_puts_new_public_attributes_and_the_render_mode_on_the_raw_env() -> None:
+    inner = gymnasium.make("CartPole-v1")
+    env: Any = GymnasiumEnv(inner)
+    env.my_flag = True  # as on Gymnasium's raw env: where the env's own methods see it
+    assert inner.unwrapped.my_flag is True
+    assert env.my_flag is True
+    env._adapter_note = 1  # a new private name stays the adapter's own
+    assert "_adapter_note" in vars(env)
+    assert not hasattr(inner.unwrapped, "_adapter_note")
+    env.render_mode = "rgb_array"
+    assert inner.unwrapped.render_mode == "rgb_array"
+    env.reset(seed=0)
+    assert env.render().shape == (400, 600, 3)
+    with pytest.raises(AttributeError, match="GymnasiumEnv around CartPoleEnv has no attribute"):
+        env.__no_such_thing__  # noqa: B018
+    env.close()
+
+
 def test_as_vecgym_env_leaves_vecgym_envs_and_other_objects_alone() -> None:
     env = vecgym.make("CartPole-v1")
     assert as_vecgym_env(env) is env
@@ -288,6 +323,11 @@ def test_check_env_passes_on_the_adapter() -> None:
         check_env(GymnasiumEnv(gymnasium.make("CartPole-v1").unwrapped), skip_render_check=True)
     with pytest.warns(UserWarning, match=message_pattern(MSG_NO_SPEC_FOR_RENDER)):  # as Gymnasium
         check_env(GymnasiumEnv(GymDictEnv()))
+    # A Gymnasium env itself is checked through the adapter, as Gymnasium's check_env takes it.
+    with pytest.warns(UserWarning, match=infinite):
+        check_env(gymnasium.make("CartPole-v1").unwrapped, skip_render_check=True)
+    with pytest.warns(UserWarning, match=message_pattern(MSG_NO_SPEC_FOR_RENDER)):
+        check_env(GymDictEnv())
 
 
 def test_make_adapts_an_entry_point_that_builds_a_gymnasium_env() -> None:

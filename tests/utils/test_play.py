@@ -55,6 +55,7 @@ from vecgym.utils.play import (
     PLAY_RENDER_MODE_MSG,
     PLAY_ZOOM_MSG,
     RENDER_FPS_MSG,
+    SIZE_FRAME_MSG,
     MissingKeysToAction,
     PlayableGame,
     PlayPlot,
@@ -543,6 +544,26 @@ def test_playable_game_tracks_keys_like_gymnasiums(pygame_window: PygameRecord) 
         pygame.quit()
     assert states[0] == states[1]
     assert states[0][0][-2][1] == (35, 21)
+
+
+def test_playable_game_sizes_its_window_from_a_frame_of_any_dtype(
+    pygame_window: PygameRecord,
+) -> None:
+    """Like Gymnasium's, the game only reads the size of the first frame; the uint8 check waits
+    for the drawing (Gymnasium's own tests build games over float frames)."""
+    sizes = []
+    for game_type in (PlayableGame, gymnasium_play().PlayableGame):
+        env = echo_env(vecgym)
+        env.render = lambda: np.ones((6, 10, 3))  # float64
+        sizes.append(game_type(env, KEYS, zoom=2).video_size)
+        pygame_window.pygame.quit()
+    assert sizes == [(20, 12), (20, 12)]
+    env = echo_env(vecgym)
+    env.render = lambda: np.ones(3)  # no size to read
+    with pytest.raises(
+        error.InvalidArgument, match=message_pattern(SIZE_FRAME_MSG, kind="1-d array")
+    ):
+        PlayableGame(env, KEYS)
 
 
 def test_playable_game_takes_every_key_form(pygame_window: PygameRecord) -> None:

@@ -126,7 +126,7 @@ def test_close_after_hang_terminates_quickly() -> None:
     ("actions", "exc", "match"),
     [
         (np.zeros(3, dtype=np.int64), ValueError, r"shape \(4,\)"),
-        (np.zeros((4, 1), dtype=np.int64), ValueError, "shape"),
+        (np.zeros((3, 1), dtype=np.int64), ValueError, "shape"),
         (np.zeros(4, dtype=np.float64), TypeError, "castable"),
     ],
 )

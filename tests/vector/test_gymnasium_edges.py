@@ -283,3 +283,96 @@ def test_different_mode_refuses_unbatchable_spaces_with_gymnasium_s_type(
         raised[name] = info.value
     assert isinstance(raised["vecgym"], type(raised["gymnasium"]))
     assert not isinstance(raised["vecgym"], RuntimeError)
+
+
+# --- a batch of actions of another shape than the action space's ------------------------------
+class _ShapeEchoBehaviour:
+    """Action space ``Box(0, 1, (1,))``; rewards the action's first value and reports the shape
+    it was handed in its info; ends its episode every fifth step."""
+
+    spaces: ModuleType
+
+    def __init__(self) -> None:
+        self.observation_space = self.spaces.Box(0, 1, shape=(1,), dtype=np.float32)
+        self.action_space = self.spaces.Box(0.0, 1.0, shape=(1,), dtype=np.float32)
+        self.steps = 0
+
+    def reset(self, *, seed: Any = None, options: Any = None) -> Any:
+        self.steps = 0
+        return np.zeros(1, dtype=np.float32), {}
+
+    def step(self, action: Any) -> Any:
+        self.steps += 1
+        value = float(np.asarray(action).reshape(-1)[0])
+        info = {"rank": np.ndim(action)}
+        return np.full(1, self.steps, dtype=np.float32), value, self.steps == 5, False, info
+
+
+class GymnasiumShapeEchoEnv(_ShapeEchoBehaviour, gymnasium.Env):  # type: ignore[misc]
+    spaces = gymnasium.spaces
+
+
+class VecgymShapeEchoEnv(_ShapeEchoBehaviour, vecgym.Env):  # type: ignore[misc]
+    spaces = vecgym.spaces
+
+
+SHAPE_ECHO_ENVS = {gymnasium: GymnasiumShapeEchoEnv, vecgym: VecgymShapeEchoEnv}
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{}, {"shared_memory": False}, {"num_workers": 1, "parent_envs": 1}],
+    ids=["shared", "pickled", "parent-slice"],
+)
+@pytest.mark.parametrize("kind", ["sync", "async"])
+def test_actions_of_another_shape_reach_each_env_as_in_gymnasium(
+    kind: str, options: dict[str, Any]
+) -> None:
+    """A ``(n,)`` or ``(n, 1, 1)`` batch for a ``Box((1,))`` space: each env gets its row as the
+    caller gave it (a 0-d or a ``(1, 1)`` action), as Gymnasium hands it over. vecgym's
+    AsyncVectorEnv sends such a batch through the pipes and goes back to the shared rows for the
+    next batch that fits them; steps of either kind alternate here, across episode ends."""
+    if kind == "sync" and options:
+        pytest.skip("the options are AsyncVectorEnv's")
+    rng = np.random.default_rng(0)
+    batches = []
+    for i in range(12):
+        shape = [(3,), (3, 1), (3, 1, 1), (3, 1)][i % 4]
+        batches.append(rng.uniform(0, 1, shape).astype(np.float32))
+    results = {}
+    for lib in (gymnasium, vecgym):
+        extra = options if lib is vecgym else {"shared_memory": options.get("shared_memory", True)}
+        envs = _vector(lib, kind, [SHAPE_ECHO_ENVS[lib]] * 3, **(extra if kind == "async" else {}))
+        try:
+            envs.reset(seed=0)
+            results[lib.__name__] = [envs.step(actions) for actions in batches]
+        finally:
+            envs.close()
+    for ours, theirs in zip(results["vecgym"], results["gymnasium"], strict=True):
+        for a, b in zip(ours[:4], theirs[:4], strict=True):
+            np.testing.assert_array_equal(a, b)
+        assert set(ours[4]) == set(theirs[4])
+        for key in ours[4]:
+            np.testing.assert_array_equal(ours[4][key], theirs[4][key])
+
+
+def test_send_with_actions_of_another_shape_reaches_the_listed_envs() -> None:
+    envs = vecgym.vector.AsyncVectorEnv([VecgymShapeEchoEnv] * 4, num_workers=2)
+    try:
+        envs.reset(seed=0)
+        sent: dict[int, float] = {}
+        envs.send(np.array([0.25, 0.5], dtype=np.float32), env_ids=[1, 2])  # (2,), not (2, 1)
+        while len(sent) < 2:
+            _, rewards, _, _, infos, ids = envs.recv(timeout=60)
+            sent.update({int(i): float(r) for i, r in zip(ids, rewards, strict=True)})
+            assert infos["rank"][infos["_rank"]].tolist() == [0] * int(infos["_rank"].sum())
+        envs.send(np.array([[0.75], [1.0]], dtype=np.float32), env_ids=[0, 3])  # fits the rows
+        while len(sent) < 4:
+            _, rewards, _, _, infos, ids = envs.recv(timeout=60)
+            sent.update({int(i): float(r) for i, r in zip(ids, rewards, strict=True)})
+        assert sent == {0: 0.75, 1: 0.25, 2: 0.5, 3: 1.0}
+        assert envs.get_attr("steps") == (1, 1, 1, 1)
+        rewards = envs.step(np.full((4, 1), 0.5, dtype=np.float32))[1]
+        assert rewards.tolist() == [0.5] * 4
+    finally:
+        envs.close()

@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from vecgym import error, logger
-from vecgym.core.env import Env
+from vecgym.core.env import Env, _adapt_env
 from vecgym.core.passive_env_checker import (
     _accepts_keyword,
     _fail,
@@ -645,13 +645,14 @@ def check_env(
     or ``"torch"`` is checked through the matching ``*ToNumpy`` wrapper.
 
     Args:
-        env: the environment to check.
+        env: the environment to check (a ``gymnasium.Env`` is checked through
+            :class:`~vecgym.core.interop.GymnasiumEnv`, the adapter vecgym runs it in).
         warn: ignored (kept for compatibility); passing anything but ``None`` warns.
         skip_render_check: skip the render checks.
         skip_close_check: skip the double-``close()`` check.
 
     Raises:
-        TypeError: ``env`` is not a :class:`vecgym.Env`.
+        TypeError: ``env`` is neither a :class:`vecgym.Env` nor a ``gymnasium.Env``.
         AttributeError: the environment has no action or observation space.
         AssertionError: an API rule is broken (see the individual checks).
         vecgym.error.Error: ``reset`` cannot be passed ``seed`` or ``options``, or ``step``
@@ -674,6 +675,7 @@ def check_env(
     """
     if warn is not None:
         logger.warn(MSG_WARN_IGNORED)
+    env = _adapt_env(env)  # a gymnasium.Env is checked through vecgym's adapter
     _require_env(env)
     if env.unwrapped is not env:
         logger.warn(MSG_WRAPPED_ENV.format(env=env, unwrapped=env.unwrapped))

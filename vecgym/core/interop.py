@@ -488,9 +488,13 @@ class ReadsThrough:
 
     @property
     def render_mode(self) -> str | None:
-        """The render mode of the env it runs."""
+        """The render mode of the env it runs; assigning sets its raw env's."""
         mode: str | None = getattr(self, self._inner_attr).render_mode
         return mode
+
+    @render_mode.setter
+    def render_mode(self, value: str | None) -> None:
+        getattr(self, self._inner_attr).unwrapped.render_mode = value
 
     @property
     def np_random(self) -> np.random.Generator:
@@ -526,14 +530,14 @@ class WritesThrough(ReadsThrough):
     def _is_own(self, name: str) -> bool:
         return name in self._own_attrs or name in self.__dict__ or hasattr(type(self), name)
 
+    def _writes_through(self, inner: Any, name: str) -> bool:
+        """Whether assigning ``name`` (not the adapter's own) sets it on the env it runs: a
+        public name that env has."""
+        return not name.startswith("_") and self._inner_has(inner, name)
+
     def __setattr__(self, name: str, value: Any) -> None:
         inner = self.__dict__.get(self._inner_attr)
-        if (
-            inner is not None
-            and not name.startswith("_")
-            and not self._is_own(name)
-            and self._inner_has(inner, name)
-        ):
+        if inner is not None and not self._is_own(name) and self._writes_through(inner, name):
             self._inner_set(inner, name, value)
             return
         object.__setattr__(self, name, value)
@@ -560,7 +564,7 @@ class WritesThrough(ReadsThrough):
 
 
 # --- environments ---------------------------------------------------------------------------------
-class GymnasiumEnv(WritesThrough, Env[Any, Any]):  # type: ignore[override]  # render_mode
+class GymnasiumEnv(WritesThrough, Env[Any, Any]):
     """A vecgym :class:`Env` that runs a ``gymnasium.Env`` (:attr:`gymnasium_env`).
 
     :meth:`step`, :meth:`reset`, :meth:`render` and :meth:`close` forward to the Gymnasium env
@@ -574,8 +578,10 @@ class GymnasiumEnv(WritesThrough, Env[Any, Any]):  # type: ignore[override]  # r
     ``vecgym.error``'s class of the same name (:mod:`vecgym.core.gymnasium_errors`).
 
     The adapter stands where the raw environment stands: :attr:`unwrapped` is the adapter itself,
-    and any other public attribute is read from (and, when the Gymnasium env's raw environment has
-    it, written to) ``gymnasium_env.unwrapped``. :meth:`get_wrapper_attr`,
+    and any attribute it does not hold (its spaces, metadata, spec and render mode; special
+    ``__names__``) is read from and written to ``gymnasium_env.unwrapped``, private ones included
+    (``env.unwrapped._forward_reward_weight = 2.0`` reaches a MuJoCo env); a new attribute is
+    created there, or on the adapter for a new private name. :meth:`get_wrapper_attr`,
     :meth:`set_wrapper_attr` and :meth:`has_wrapper_attr` search the Gymnasium wrapper stack.
     The adapter pickles (with ``pickle`` or ``cloudpickle``) when the Gymnasium env does.
 
@@ -661,7 +667,21 @@ class GymnasiumEnv(WritesThrough, Env[Any, Any]):  # type: ignore[override]  # r
     _own_attrs = _OWN_ATTRS
 
     def _no_attr(self, name: str) -> AttributeError:
-        return AttributeError(NO_ATTR_MSG.format(env=type(self).__name__, name=name))
+        inner = self.__dict__.get(self._inner_attr)
+        raw = type(self).__name__ if inner is None else type(inner.unwrapped).__name__
+        return AttributeError(NO_ATTR_MSG.format(env=raw, name=name))
+
+    def _forwards(self, name: str) -> bool:
+        # The raw env's private attributes too (MuJoCo's reward weights, ``_get_obs``): the
+        # adapter stands where it stands. Only special names stay the adapter's.
+        return not (name.startswith("__") and name.endswith("__"))
+
+    def _writes_through(self, inner: Any, name: str) -> bool:
+        # Any name the raw env has, private ones included; a new public name is created on the
+        # raw env, where its own methods see it (a new private one is the adapter's own).
+        return not (name.startswith("__") and name.endswith("__")) and (
+            not name.startswith("_") or self._inner_has(inner, name)
+        )
 
     def _inner_get(self, inner: Any, name: str) -> Any:
         return getattr(inner.unwrapped, name)

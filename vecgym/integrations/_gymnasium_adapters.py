@@ -231,7 +231,7 @@ def _gymnasium_metadata(metadata: dict[str, Any]) -> dict[str, Any]:
 
 
 # --- single environments --------------------------------------------------------------------------
-class VecgymEnv(WritesThrough, gymnasium.Env[Any, Any]):  # type: ignore[override]  # render_mode
+class VecgymEnv(WritesThrough, gymnasium.Env[Any, Any]):
     """A ``gymnasium.Env`` that runs a vecgym env (:attr:`vecgym_env`, wrappers included).
 
     :meth:`step`, :meth:`reset`, :meth:`render` and :meth:`close` forward to the vecgym env and

@@ -93,6 +93,7 @@ KEY_ACTION_MSG = (
     "space {space}"
 )
 FRAME_MSG = "a frame to display must be a numpy uint8 array, got {kind}"
+SIZE_FRAME_MSG = "the window is sized from a frame, a numpy array of 2 or 3 dimensions; got {kind}"
 NO_FRAME_MSG = "render() returned an empty list before any frame was shown"
 RENDER_FPS_MSG = "env.metadata['render_fps'] must be an integer frame rate, got {value!r}"
 METRIC_COUNT_MSG = (
@@ -211,17 +212,30 @@ def _checked_frame(frame: Any) -> np.ndarray:
     return frame
 
 
-def _latest_frame(rendered: Any, shown: np.ndarray | None) -> np.ndarray:
-    """The frame to show for ``render()``'s result: the last of a list, or ``shown`` (the frame
-    on the screen) when the list is empty, as an ``rgb_array_list`` environment's is when it has
-    not stepped since its last ``render``."""
+def _array_frame(frame: Any) -> np.ndarray:
+    """``frame`` if it is a numpy array of at least two dimensions (a size can be read from it),
+    else :class:`~vecgym.error.InvalidArgument`; its dtype is checked when it is drawn."""
+    if not isinstance(frame, np.ndarray) or frame.ndim < 2:
+        kind = f"{frame.ndim}-d array" if isinstance(frame, np.ndarray) else type(frame).__name__
+        raise error.InvalidArgument(SIZE_FRAME_MSG.format(kind=kind))
+    return frame
+
+
+def _latest_frame(
+    rendered: Any,
+    shown: np.ndarray | None,
+    check: Callable[[Any], np.ndarray] = _checked_frame,
+) -> np.ndarray:
+    """The frame to show for ``render()``'s result (``check``-ed): the last of a list, or
+    ``shown`` (the frame on the screen) when the list is empty, as an ``rgb_array_list``
+    environment's is when it has not stepped since its last ``render``."""
     if isinstance(rendered, list):
         if rendered:
-            return _checked_frame(rendered[-1])
+            return check(rendered[-1])
         if shown is None:
             raise _NoFrameYet(NO_FRAME_MSG)
         return shown
-    return _checked_frame(rendered)
+    return check(rendered)
 
 
 def display_arr(
@@ -321,8 +335,12 @@ class PlayableGame:
         return {code for codes in _codes_to_actions(keys_to_action) for code in codes}
 
     def _get_video_size(self, zoom: float | None = None) -> tuple[int, int]:
-        """``(width, height)`` of the environment's current frame, times ``zoom``."""
-        frame = _latest_frame(self.env.render(), None)
+        """``(width, height)`` of the environment's current frame, times ``zoom``.
+
+        Only the frame's size is read here: as in Gymnasium, a frame of another dtype than
+        ``uint8`` is refused when it is drawn (:func:`display_arr`), not when the game is built.
+        """
+        frame = _latest_frame(self.env.render(), None, _array_frame)
         width, height = frame.shape[1], frame.shape[0]
         if zoom is None:
             return width, height

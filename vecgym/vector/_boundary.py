@@ -277,23 +277,24 @@ class ActionBoundsCheck:
         if bad:
             self._raise(np.asarray(bad), env_ids, [items[i] for i in bad])
 
-    def check_batch(self, actions: Any, count: int) -> None:
+    def check_batch(self, actions: Any, count: int, env_ids: Sequence[int] | None = None) -> None:
         """Check a batch given as the user passed it (arrays, or Tuple / Dict structures).
 
-        Batches whose structure does not fit are left to the caller's own checks.
+        Batches whose structure does not fit are left to the caller's own checks. ``env_ids``:
+        the env index of each row (``None``: row ``i`` is env ``i``).
         """
         if self.vectorised:
             if self._single_array and type(actions) is np.ndarray:
                 # The usual batch: one array for a Box / Discrete / MultiDiscrete / MultiBinary.
                 if actions.ndim and len(actions) == count and actions.dtype != object:
-                    self.check_leaves((actions,))
+                    self.check_leaves((actions,), env_ids)
                 return
             arrays: list[np.ndarray] = []
             if _flatten(actions, self.space, arrays) and all(len(a) == count for a in arrays):
-                self.check_leaves(arrays)
+                self.check_leaves(arrays, env_ids)
             return
         if isinstance(actions, (list, tuple)) and len(actions) == count:
-            self.check_items(list(actions))
+            self.check_items(list(actions), env_ids)
 
     def _raise(self, rows: np.ndarray, env_ids: Sequence[int] | None, values: list[Any]) -> None:
         envs = rows.tolist() if env_ids is None else [int(env_ids[i]) for i in rows.tolist()]

@@ -78,7 +78,7 @@ def _as_vecgym_metadata(metadata: dict[str, Any]) -> dict[str, Any]:
     return converted
 
 
-class GymnasiumVectorEnv(ReadsThrough, VectorEnv[Any, Any, Any]):  # type: ignore[override]
+class GymnasiumVectorEnv(ReadsThrough, VectorEnv[Any, Any, Any]):
     """A vecgym :class:`VectorEnv` that runs a ``gymnasium.vector.VectorEnv``.
 
     :meth:`step`, :meth:`reset`, :meth:`render`, :meth:`call`, :meth:`get_attr` and

@@ -210,22 +210,43 @@ class ActionWriter:
         count = self.num_envs if ids is None else len(ids)
         env_ids = None if ids is None else ids.tolist()
         if views is None:
-            space = self.space if ids is None else batch_space(self.single_space, count)
-            items = list(iterate(space, actions))
-            if len(items) != count:
-                raise ValueError(ACTION_COUNT_MSG.format(expected=count, got=len(items)))
+            items = self._items(actions, ids, count)
             if self.check is not None:
                 self.check.check_items(items, env_ids)
-            targets = range(self.num_envs) if env_ids is None else env_ids
-            return dict(zip(targets, items, strict=False))
+            return self._by_env(items, env_ids)
         arrays: list[np.ndarray] = []
-        _check_tree(actions, views.actions, count, arrays)
+        try:
+            _check_tree(actions, views.actions, count, arrays)
+        except _DoesNotFit:
+            # One env's action of another shape than the shared rows' (a (n,) batch for a
+            # Box((1,)) space, say): each env gets its row as the caller gave it, through the
+            # pipe, as SyncVectorEnv and Gymnasium hand it over, after SyncVectorEnv's check.
+            if self.check is not None:
+                self.check.check_batch(actions, count, env_ids)
+            return self._by_env(self._items(actions, ids, count), env_ids)
         if self.check is not None:
             self.check.check_leaves(arrays, env_ids)
         rows: Any = slice(None) if ids is None else ids
         for leaf, value in zip(views.action_leaves, arrays, strict=False):
             leaf[rows] = value
         return None
+
+    def _items(self, actions: Any, ids: npt.NDArray[np.intp] | None, count: int) -> list[Any]:
+        """The batch split into one action per env (``ValueError`` unless ``count`` of them)."""
+        space = self.space if ids is None else batch_space(self.single_space, count)
+        items = list(iterate(space, actions))
+        if len(items) != count:
+            raise ValueError(ACTION_COUNT_MSG.format(expected=count, got=len(items)))
+        return items
+
+    def _by_env(self, items: list[Any], env_ids: list[int] | None) -> dict[int, Any]:
+        """``{env_index: action}`` for the pickled request."""
+        targets = range(self.num_envs) if env_ids is None else env_ids
+        return dict(zip(targets, items, strict=False))
+
+
+class _DoesNotFit(ValueError):
+    """A batch of the right length whose actions do not have the shared rows' shape."""
 
 
 def _check_tree(value: Any, views: Any, count: int, out: list[np.ndarray]) -> None:
@@ -236,9 +257,9 @@ def _check_tree(value: Any, views: Any, count: int, out: list[np.ndarray]) -> No
         if array.ndim == 0:  # Gymnasium cannot iterate over a scalar batch: a TypeError
             raise TypeError(ACTION_SCALAR_MSG.format(count=count, expected=expected, got=value))
         if array.shape != expected:
-            raise ValueError(
-                ACTION_SHAPE_MSG.format(expected=expected, count=count, got=array.shape)
-            )
+            # A batch of ``count`` actions of another shape goes through the pipe instead.
+            kind = _DoesNotFit if array.shape[0] == count else ValueError
+            raise kind(ACTION_SHAPE_MSG.format(expected=expected, count=count, got=array.shape))
         if array.dtype != views.dtype and not np.can_cast(
             array.dtype, views.dtype, casting="same_kind"
         ):

@@ -195,6 +195,8 @@ class WorkerPool:
         #: the shared-memory infos (``_async.infos``), or ``None`` while they are off
         self.info_registry: InfoRegistry | None = None
         self.info_sent = [0] * count  # the info-layout generation each worker was handed
+        self._actions_piped = [False] * count  # each worker's ``actions_piped`` flag, as set
+        self.actions_piped_any = False  # some flag is set (the usual step's path then stands aside)
         #: the envs the parent steps itself (the last slice), or ``None``
         self.local: ParentSlice | None = None
         self.local_index = count - 1 if spec.parent_envs else -1
@@ -391,6 +393,8 @@ class WorkerPool:
         self.views.done[k] = 0
         self.views.info_gen[k] = 0
         self.info_sent[k] = 0
+        self.views.actions_piped[k] = self._actions_piped[k] = False
+        self.actions_piped_any = any(self._actions_piped)
         self.outstanding[k] = 0
         self.spawn(k)
         hello = self.receive_startup(k, first=True)
@@ -426,6 +430,13 @@ class WorkerPool:
             assert registry is not None
             # Before the command word: the worker reads it to know that a layout follows.
             self.views.info_gen[k] = registry.generation
+        if command is Command.STEP and self.views.action_leaves:
+            # Actions in the request although the layout has shared rows for them (a batch that
+            # does not fit the rows): flagged before the command word, as the layout above.
+            piped = payload is not None
+            if piped or self._actions_piped[k]:
+                self.views.actions_piped[k] = self._actions_piped[k] = piped
+                self.actions_piped_any = any(self._actions_piped)
         seq = self.publish(k, command, time.monotonic())
         if k == self.local_index:
             self.run_local(seq, command, payload, new_layout, carries_request)

@@ -372,6 +372,7 @@ class SharedLayout:
             ("info_schema", (n,), "<i4"),
             ("final_state", (n,), "<i4"),
             ("info_gen", (w,), "<i8"),
+            ("actions_piped", (w,), "|b1"),
         ]
         final_tree = self.obs_tree if self.has_final_obs else None
         trees = (("obs", self.obs_tree), ("action", self.action_tree), ("final", final_tree))
@@ -422,6 +423,7 @@ class SharedLayout:
             info_schema=flat["info_schema"],
             final_state=flat["final_state"],
             info_gen=flat["info_gen"],
+            actions_piped=flat["actions_piped"],
             obs_leaves=obs_leaves,
             observations=_build(self.obs_tree, iter(obs_leaves)),
             action_leaves=action_leaves,
@@ -459,6 +461,10 @@ class SharedViews:
     (:mod:`vecgym.vector._async.finals`): 0 nothing, :data:`FINAL_EMPTY` its final observation
     with an empty final info, else also its final info's schema id."""
     info_gen: np.ndarray
+    actions_piped: np.ndarray
+    """Per worker: its ``STEP`` command's actions come in the request on its pipe, not in the
+    shared action rows (a batch that does not fit them: see
+    :class:`~vecgym.vector._async.batch.ActionWriter`); set before the command word."""
     obs_leaves: list[np.ndarray]
     observations: Any
     action_leaves: list[np.ndarray]

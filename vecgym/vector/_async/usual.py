@@ -106,6 +106,7 @@ class UsualStep:
             or actions.shape != leaf.shape
             or (actions.dtype is not self.dtype and actions.dtype != self.dtype)
             or self.supervisor.restarted_late
+            or pool.actions_piped_any  # the last step's actions went through the pipes
             or (registry is not None and registry.generation > min(pool.info_sent))
         ):
             return None

@@ -349,14 +349,20 @@ def _write_infos(
 
 
 def _step_actions(state: WorkerState) -> tuple[list[bool], list[Any], bool]:
-    """Which envs of the slice this step covers, their actions (from shared memory, or from the
-    request that follows the command on the pipe) and whether it covers them all; clears those
-    envs' info schema ids, final states, terminations and truncations (the envs with infos or
-    ended episodes get theirs in the loop: a batch's clear costs less than two stores per env)."""
+    """Which envs of the slice this step covers, their actions and whether it covers them all.
+
+    The actions come from shared memory, or from the request that follows the command on the
+    pipe (always for an action space without shared rows, else when the parent flagged it in
+    ``actions_piped``). Clears those envs' info schema ids, final states, terminations and
+    truncations (the envs with infos or ended episodes get theirs in the loop: a batch's clear
+    costs less than two stores per env)."""
     views = state.views
     start, stop = state.start, state.stop
     stepped = views.step_mask[start:stop].tolist()
-    if state.action_rows is not None:
+    if state.actions_in_shm and views.actions_piped[state.config.worker_index]:
+        payload = state.conn.recv().payload  # a batch that did not fit the shared rows
+        actions = [payload[start + k] if on else None for k, on in enumerate(stepped)]
+    elif state.action_rows is not None:
         actions = list(state.action_rows)
     elif state.actions_in_shm:
         actions = _read_actions(views.actions, start, stop, stepped)
