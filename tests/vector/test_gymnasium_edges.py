@@ -320,11 +320,15 @@ SHAPE_ECHO_ENVS = {gymnasium: GymnasiumShapeEchoEnv, vecgym: VecgymShapeEchoEnv}
 
 
 @pytest.mark.parametrize(
-    "options",
-    [{}, {"shared_memory": False}, {"num_workers": 1, "parent_envs": 1}],
-    ids=["shared", "pickled", "parent-slice"],
+    ("kind", "options"),
+    [
+        ("sync", {}),
+        ("async", {}),
+        ("async", {"shared_memory": False}),
+        ("async", {"num_workers": 1, "parent_envs": 1}),
+    ],
+    ids=["sync", "async-shared", "async-pickled", "async-parent-slice"],
 )
-@pytest.mark.parametrize("kind", ["sync", "async"])
 def test_actions_of_another_shape_reach_each_env_as_in_gymnasium(
     kind: str, options: dict[str, Any]
 ) -> None:
@@ -332,8 +336,6 @@ def test_actions_of_another_shape_reach_each_env_as_in_gymnasium(
     caller gave it (a 0-d or a ``(1, 1)`` action), as Gymnasium hands it over. vecgym's
     AsyncVectorEnv sends such a batch through the pipes and goes back to the shared rows for the
     next batch that fits them; steps of either kind alternate here, across episode ends."""
-    if kind == "sync" and options:
-        pytest.skip("the options are AsyncVectorEnv's")
     rng = np.random.default_rng(0)
     batches = []
     for i in range(12):
