@@ -229,6 +229,26 @@ def test_pprint_registry_lists_gymnasium_ids_too() -> None:
         assert env_id in text
 
 
+def test_pprint_registry_lists_the_groups_in_gymnasium_s_order() -> None:
+    """Classic control first, as Gymnasium prints it (vecgym's own ids used to come last). The
+    ids with a callable entry point are listed under their own names on purpose (Gymnasium: one
+    "None" heading); every other heading comes in Gymnasium's order."""
+
+    def headings(text: str | None) -> list[str]:
+        assert text is not None
+        return [line.strip("= ") for line in text.splitlines() if line.startswith("=====")]
+
+    callable_names = {
+        s.name for s in gymnasium.envs.registration.registry.values() if callable(s.entry_point)
+    }
+    ours = [
+        h for h in headings(vecgym.pprint_registry(disable_print=True)) if h not in callable_names
+    ]
+    theirs = [h for h in headings(gymnasium.pprint_registry(disable_print=True)) if h != "None"]
+    assert ours == theirs
+    assert ours[0] == "classic_control"
+
+
 def test_cli_check_and_bench_gymnasium_ids(capsys: pytest.CaptureFixture[str]) -> None:
     _needs("HalfCheetah-v5")
     _needs("ALE/Pong-v5")

@@ -191,7 +191,8 @@ class RegistryFallback(Protocol):
         ...
 
     def specs(self, own: Registry) -> dict[str, EnvSpec]:
-        """Every spec the fallback provides beside ``own``'s, id -> spec."""
+        """Every spec the fallback provides, id -> spec, in its own order; for an id ``own``
+        holds, ``own``'s spec."""
         ...
 
 
@@ -861,7 +862,8 @@ def pprint_registry(
     otherwise (or with a callable entry point) under its own name.
 
     A :class:`Registry` with a :attr:`~Registry.fallback` is printed together with the ids the
-    fallback provides (for the global registry: Gymnasium's, when it is installed).
+    fallback provides (for the global registry: Gymnasium's, when it is installed), in the
+    fallback's order (Gymnasium's: classic control first), its own other ids after them.
 
     Args:
         print_registry: the registry to print (default: the global :data:`registry`).

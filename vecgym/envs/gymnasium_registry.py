@@ -211,13 +211,16 @@ class GymnasiumRegistryFallback:
         return gymnasium
 
     def specs(self, own: Registry) -> dict[str, EnvSpec]:
-        """Gymnasium's specs (as vecgym specs) whose ids ``own`` does not hold."""
+        """Gymnasium's specs (as vecgym specs) in the order of Gymnasium's registry, ``own``'s
+        spec in place of each id ``own`` holds (vecgym's ``CartPole-v1`` where Gymnasium lists
+        its own)."""
         gymnasium = self._gymnasium(None)
         if gymnasium is None:
             return {}
         specs: dict[str, EnvSpec] = {}
         for env_id, gym_spec in gymnasium.envs.registration.registry.items():
             if env_id in own:
+                specs[env_id] = own[env_id]
                 continue
             cached = self._converted.get(env_id)
             if cached is None or cached[0] is not gym_spec:
