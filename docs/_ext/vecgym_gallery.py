@@ -111,7 +111,7 @@ def families() -> list[EnvFamily]:
     import vecgym
 
     found: dict[str, EnvFamily] = {}
-    for env_id, spec in vecgym.registry.items():
+    for env_id, spec in vecgym.registry.own_specs().items():
         entry = spec.entry_point
         if isinstance(entry, str) and entry.startswith("vecgym.envs."):
             found.setdefault(entry, EnvFamily(entry, [])).ids.append(env_id)

@@ -239,7 +239,7 @@ def test_check_prints_notes_to_stderr(capsys: pytest.CaptureFixture[str]) -> Non
 
 
 def test_list_json(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    report = json_out(capsys, "list", "Pendulum")
+    report = json_out(capsys, "list", "Pendulum-v1")
     assert report["command"] == "list"
     (entry,) = report["envs"]
     assert entry["id"] == "Pendulum-v1"

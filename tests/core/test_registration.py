@@ -60,7 +60,7 @@ ENTRY = "tests.support.registry_envs:ArgEnv"
 @pytest.fixture
 def global_registry() -> Iterator[Registry]:
     """The global registry, restored to its previous content after the test."""
-    saved = dict(registry)
+    saved = registry.own_specs()
     saved_namespace = registry.current_namespace
     yield registry
     registry.clear()

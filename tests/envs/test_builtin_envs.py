@@ -41,7 +41,7 @@ def test_builtin_envs_are_registered() -> None:
 def test_making_every_env_loads_no_gymnasium_module() -> None:
     code = (
         "import sys, vecgym\n"
-        "ids = [i for i, s in vecgym.registry.items()\n"
+        "ids = [i for i, s in vecgym.registry.own_specs().items()\n"
         "       if str(s.entry_point).startswith('vecgym.')]\n"
         "for env_id in ids:\n"
         "    env = vecgym.make(env_id, render_mode='rgb_array')\n"

@@ -215,7 +215,8 @@ def test_spec_of_a_gymnasium_id_is_a_vecgym_spec() -> None:
     )
     assert env_spec.vector_entry_point == reference.vector_entry_point
     assert vecgym.spec("Hopper-v5").max_episode_steps == 1000
-    assert "ALE/Pong-v5" not in vecgym.registry  # vecgym's own dict is unchanged
+    assert "ALE/Pong-v5" not in vecgym.registry.own_specs()  # vecgym's own ids are unchanged
+    assert "ALE/Pong-v5" in vecgym.registry  # read through, as Gymnasium's registry lists it
     with pytest.raises(
         error.NameNotFound, match=message_pattern(NAME_SUGGESTION_MSG, suggestion="Hopper")
     ):
@@ -227,6 +228,36 @@ def test_pprint_registry_lists_gymnasium_ids_too() -> None:
     assert text is not None
     for env_id in ("CartPole-v1", "HalfCheetah-v5", "LunarLander-v3", "Blackjack-v1"):
         assert env_id in text
+
+
+def test_the_registry_reads_as_gymnasium_s_with_vecgym_s_own_specs() -> None:
+    """``env_id in registry``, ``registry[env_id]``, ``keys()`` and the rest see the ids of
+    Gymnasium's registry too, in its order (code such as RL-Zoo's check of an id against
+    ``gym.envs.registry.keys()`` keeps working); vecgym's own ids keep vecgym's specs."""
+    ours, theirs = vecgym.envs.registry, gymnasium.envs.registry
+    assert list(ours) == list(theirs)
+    assert list(ours.keys()) == list(theirs.keys())
+    assert len(ours) == len(theirs)
+    assert "LunarLander-v3" in ours
+    assert ours["LunarLander-v3"].id == "LunarLander-v3"
+    assert ours.get("HalfCheetah-v5") is ours["HalfCheetah-v5"]
+    assert ours.get("NoSuchEnv-v0") is None
+    assert "NoSuchEnv-v0" not in ours
+    with pytest.raises(KeyError):
+        ours["NoSuchEnv-v0"]
+    own = ours.own_specs()
+    assert set(own) < set(ours)
+    assert all(str(spec.entry_point).startswith("vecgym.") for spec in own.values())
+    for env_id, spec in ours.items():
+        assert spec is (own[env_id] if env_id in own else ours[env_id])
+    assert str(ours["CartPole-v1"].entry_point).startswith("vecgym.envs.classic_control")
+    assert dict(ours).keys() == ours.copy().keys()
+    vecgym.register("VgTest/Late-v0", entry_point="tests.support.registry_envs:Nope")
+    try:  # an id registered later comes after Gymnasium's, as in Gymnasium's registry
+        assert list(ours)[-1] == "VgTest/Late-v0"
+    finally:
+        del ours["VgTest/Late-v0"]
+    assert list(ours) == list(theirs)
 
 
 def test_pprint_registry_lists_the_groups_in_gymnasium_s_order() -> None:

@@ -62,7 +62,7 @@ VEC_ENTRY = "tests.support.registry_envs:ArgVectorEnv"
 @pytest.fixture(autouse=True)
 def restore_registry() -> Iterator[Registry]:
     """Every test may register into the global registry; its content is restored afterwards."""
-    saved = dict(registry)
+    saved = registry.own_specs()
     yield registry
     registry.clear()
     registry.update(saved)

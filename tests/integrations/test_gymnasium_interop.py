@@ -29,7 +29,7 @@ from gymnasium.utils.env_checker import check_env  # noqa: E402
 from tests.interop.test_gymnasium_envs import SPACES  # noqa: E402
 from tests.support.space_values import assert_same_value  # noqa: E402
 
-BUILT_IN_IDS = sorted(vecgym.registry)
+BUILT_IN_IDS = sorted(vecgym.registry.own_specs())
 OUT_OF_DATE = message_pattern(OUT_OF_DATE_MSG)
 
 

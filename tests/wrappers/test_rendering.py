@@ -17,7 +17,7 @@ from vecgym.wrappers.rendering import LIST_RENDER_MODE_MSG, NO_RENDER_MODE_MSG
 
 @pytest.fixture
 def restore_registry() -> Iterator[Registry]:
-    saved = dict(registry)
+    saved = registry.own_specs()
     yield registry
     registry.clear()
     registry.update(saved)

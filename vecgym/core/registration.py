@@ -34,7 +34,7 @@ import importlib
 import json
 import re
 from collections import defaultdict
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, ItemsView, Iterator, KeysView, Mapping, ValuesView
 from dataclasses import dataclass, field
 from enum import Enum
 from types import ModuleType
@@ -480,6 +480,14 @@ class Registry(dict[str, EnvSpec]):
     version rules. The namespace set by :meth:`namespace` is held here too, in
     :attr:`current_namespace`.
 
+    A registry with a :attr:`fallback` (the global one, over Gymnasium's registry) reads as the
+    union of both, as Gymnasium's single registry does: ``"HalfCheetah-v5" in registry``,
+    ``registry["HalfCheetah-v5"]``, ``get``, ``keys``, ``values``, ``items``, iteration and
+    ``len`` include the fallback's ids, in the fallback's order (Gymnasium's: classic control
+    first), with this registry's own spec for an id both hold and this registry's other ids after
+    them. Listing them imports Gymnasium (when it is installed). Writing (``register``, ``del``,
+    ``pop``, ``clear``) changes this registry's own ids only; :meth:`own_specs` reads those alone.
+
     Example:
         >>> reg = Registry()
         >>> with reg.namespace("demo"):
@@ -498,6 +506,62 @@ class Registry(dict[str, EnvSpec]):
         super().__init__(*args, **kwargs)
         self.current_namespace = None
         self.fallback = None
+
+    # -- reading, the fallback's ids included ------------------------------------------------------
+    def own_specs(self) -> dict[str, EnvSpec]:
+        """The ids registered in this registry itself (not the fallback's), in their order."""
+        return dict(dict.items(self))
+
+    def _fallback_specs(self) -> dict[str, EnvSpec]:
+        return {} if self.fallback is None else self.fallback.specs(self)
+
+    def _merged(self) -> dict[str, EnvSpec]:
+        """The fallback's specs and this registry's own, in the order the class docstring says."""
+        merged = self._fallback_specs()
+        merged.update(dict.items(self))
+        return merged
+
+    def __contains__(self, key: object) -> bool:
+        if dict.__contains__(self, key):
+            return True
+        return self.fallback is not None and isinstance(key, str) and key in self._fallback_specs()
+
+    def __missing__(self, key: str) -> EnvSpec:
+        specs = self._fallback_specs()
+        if key in specs:
+            return specs[key]
+        raise KeyError(key)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        """The spec of ``key`` (the fallback's too), else ``default``."""
+        if dict.__contains__(self, key):
+            return dict.__getitem__(self, key)
+        return self._fallback_specs().get(key, default)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._merged())
+
+    def __len__(self) -> int:
+        return len(self._merged()) if self.fallback is not None else dict.__len__(self)
+
+    def keys(self) -> KeysView[str]:  # type: ignore[override]
+        """The ids (the fallback's too)."""
+        return self._merged().keys()
+
+    def values(self) -> ValuesView[EnvSpec]:  # type: ignore[override]
+        """The specs (the fallback's too)."""
+        return self._merged().values()
+
+    def items(self) -> ItemsView[str, EnvSpec]:  # type: ignore[override]
+        """``(id, spec)`` pairs (the fallback's too)."""
+        return self._merged().items()
+
+    def copy(self) -> dict[str, EnvSpec]:
+        """A plain ``dict`` of every id and spec (the fallback's too)."""
+        return self._merged()
+
+    def __repr__(self) -> str:
+        return repr(self._merged()) if self.fallback is not None else dict.__repr__(self)
 
     # -- registration ------------------------------------------------------------------------------
     def register(
@@ -547,13 +611,13 @@ class Registry(dict[str, EnvSpec]):
             vector_entry_point=vector_entry_point,
         )
         self._check_can_register(new_spec)
-        if new_spec.id in self:
+        if dict.__contains__(self, new_spec.id):
             logger.warn(OVERRIDING_MSG.format(env_id=new_spec.id))
         self[new_spec.id] = new_spec
 
     def _same_name(self, ns: str | None, name: str) -> list[EnvSpec]:
         """The specs registered under ``ns`` and ``name``, any version."""
-        return [s for s in self.values() if s.namespace == ns and s.name == name]
+        return [s for s in dict.values(self) if s.namespace == ns and s.name == name]
 
     def _check_can_register(self, new_spec: EnvSpec) -> None:
         """Refuse a versioned id beside an unversioned one of the same name, and vice versa."""
@@ -595,7 +659,7 @@ class Registry(dict[str, EnvSpec]):
                 :meth:`check_version_exists`.
             vecgym.error.Error: if the id is malformed or otherwise not registered.
         """
-        env_spec = self.get(env_id)
+        env_spec = dict.get(self, env_id)
         if env_spec is None:
             ns, name, version = parse_env_id(env_id)
             try:
@@ -609,7 +673,7 @@ class Registry(dict[str, EnvSpec]):
 
     def _holds_name(self, ns: str | None, name: str) -> bool:
         """Whether any id of this registry has namespace ``ns`` and name ``name``."""
-        return any(s.namespace == ns and s.name == name for s in self.values())
+        return any(s.namespace == ns and s.name == name for s in dict.values(self))
 
     def find_spec(self, env_id: str) -> EnvSpec:
         """The spec ``make`` builds for ``env_id``: this registry's, else the :attr:`fallback`'s.
@@ -622,7 +686,11 @@ class Registry(dict[str, EnvSpec]):
         except error.UnregisteredEnv as exc:
             if self.fallback is None:
                 raise
-            own_id = env_id.partition(":")[2] if ":" in env_id and env_id not in self else env_id
+            own_id = (
+                env_id.partition(":")[2]
+                if ":" in env_id and not dict.__contains__(self, env_id)
+                else env_id
+            )
             ns, name, _ = parse_env_id(own_id)
             if self._holds_name(ns, name):
                 raise
@@ -644,10 +712,10 @@ class Registry(dict[str, EnvSpec]):
         if not isinstance(env_id, str):
             raise TypeError(ID_TYPE_MSG.format(type=type(env_id)))
         env_name = env_id
-        if ":" in env_id and env_id not in self:
+        if ":" in env_id and not dict.__contains__(self, env_id):
             module, _, env_name = env_id.partition(":")
             _import_registering_module(module)
-        env_spec = self.get(env_name)
+        env_spec = dict.get(self, env_name)
         ns, name, version = parse_env_id(env_name)
         latest = self.find_highest_version(ns, name)
         if version is not None and latest is not None and latest > version:
@@ -655,7 +723,7 @@ class Registry(dict[str, EnvSpec]):
         if version is None and latest is not None:
             version = latest
             latest_id = get_env_id(ns, name, version)
-            env_spec = self.get(latest_id)
+            env_spec = dict.get(self, latest_id)
             logger.warn(UNVERSIONED_MSG.format(latest_id=latest_id, env_id=env_name))
         if env_spec is None:
             self.check_version_exists(ns, name, version)
@@ -672,7 +740,7 @@ class Registry(dict[str, EnvSpec]):
                 is older than the newest registered one.
             vecgym.error.VersionNotFound: the version is newer than every registered one.
         """
-        if get_env_id(ns, name, version) in self:
+        if dict.__contains__(self, get_env_id(ns, name, version)):
             return
         self._check_name_exists(ns, name)
         if version is None:
@@ -702,7 +770,7 @@ class Registry(dict[str, EnvSpec]):
         """Raise ``NamespaceNotFound`` (with a suggestion) if no id uses namespace ``ns``."""
         if ns is None:
             return
-        namespaces = {s.namespace for s in self.values() if s.namespace is not None}
+        namespaces = {s.namespace for s in dict.values(self) if s.namespace is not None}
         if ns in namespaces:
             return
         suggestion = difflib.get_close_matches(ns, namespaces, n=1)
@@ -716,7 +784,7 @@ class Registry(dict[str, EnvSpec]):
     def _check_name_exists(self, ns: str | None, name: str) -> None:
         """Raise ``NameNotFound`` (with a suggestion) if namespace ``ns`` has no such name."""
         self._check_namespace_exists(ns)
-        names = {s.name for s in self.values() if s.namespace == ns}
+        names = {s.name for s in dict.values(self) if s.namespace == ns}
         if name in names:
             return
         suggestion = difflib.get_close_matches(name, names, n=1)
@@ -874,8 +942,8 @@ def pprint_registry(
     Returns:
         The text when ``disable_print`` is true, else ``None``.
     """
-    if isinstance(print_registry, Registry) and print_registry.fallback is not None:
-        print_registry = {**print_registry.fallback.specs(print_registry), **print_registry}
+    if isinstance(print_registry, Registry):
+        print_registry = print_registry.copy()  # the fallback's ids too, in their order
     groups: dict[str, list[str]] = defaultdict(list)
     width = 0
     for env_spec in print_registry.values():

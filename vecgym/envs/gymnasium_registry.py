@@ -26,7 +26,12 @@ Differences from Gymnasium:
       vecgym's extra (``atari``, ``mujoco``, ``box2d``), and an unknown id that one of those
       extras provides says so, also when Gymnasium is not installed.
 
-Gymnasium is imported only when an id misses vecgym's registry (or the registry is printed).
+Read as a ``dict``, the global registry also lists Gymnasium's ids (``"HalfCheetah-v5" in
+vecgym.registry``, ``vecgym.registry.keys()``), in Gymnasium's order, with vecgym's own spec for
+the ids vecgym registers (see :class:`~vecgym.envs.registration.Registry`).
+
+Gymnasium is imported only when an id misses vecgym's registry, or the registry is listed or
+printed.
 """
 
 from __future__ import annotations
@@ -219,8 +224,8 @@ class GymnasiumRegistryFallback:
             return {}
         specs: dict[str, EnvSpec] = {}
         for env_id, gym_spec in gymnasium.envs.registration.registry.items():
-            if env_id in own:
-                specs[env_id] = own[env_id]
+            if dict.__contains__(own, env_id):  # own's ids alone (own reads through this)
+                specs[env_id] = dict.__getitem__(own, env_id)
                 continue
             cached = self._converted.get(env_id)
             if cached is None or cached[0] is not gym_spec:
@@ -239,7 +244,7 @@ class GymnasiumRegistryFallback:
         if self._gymnasium(env_id) is None:
             raise _with_extra_hint(own_error, env_id) from None
         combined = Registry(self.specs(own))
-        combined.update(own)
+        combined.update(own.own_specs())
         try:
             return find(combined, env_id)
         except error.UnregisteredEnv as exc:

@@ -91,7 +91,8 @@ def carried_registries() -> CarriedRegistries:
         module = sys.modules.get(module_name)
         if module is None:
             continue  # Gymnasium not imported here: nothing of it to carry
-        for env_id, spec in list(module.registry.items()):
+        # The ids registered there (vecgym's registry also reads Gymnasium's: not those).
+        for env_id, spec in list(dict.items(module.registry)):
             try:
                 data = cloudpickle.dumps(spec)
             except Exception:  # e.g. an entry point closing over a lock: it cannot travel
@@ -114,7 +115,7 @@ def restore_registries(carried: CarriedRegistries | None) -> None:
         {
             module
             for name, env_id, module, _ in specs
-            if module and name in registries and env_id not in registries[name]
+            if module and name in registries and not dict.__contains__(registries[name], env_id)
         }
     )
     for module in modules:
@@ -122,7 +123,7 @@ def restore_registries(carried: CarriedRegistries | None) -> None:
             importlib.import_module(module)
     for name, env_id, _, data in specs:
         registry = registries.get(name)
-        if registry is None or env_id in registry:
+        if registry is None or dict.__contains__(registry, env_id):
             continue
         try:
             spec = cloudpickle.loads(data)
