@@ -22,7 +22,6 @@ are loaded, as it was where they were raised).
 from __future__ import annotations
 
 import importlib
-import sys
 from typing import Any, Literal
 
 from vecgym import error
@@ -99,13 +98,9 @@ def _new_twin(name: str, args: tuple[Any, ...]) -> BaseException:
     """A twin of ``gymnasium.error.<name>`` holding ``args`` (used when unpickling). Its
     ``__init__``, whose parameters need not be the arguments, is not called: the attributes it
     set come back with the pickled state."""
-    module = sys.modules.get(_GYMNASIUM_ERROR_MODULE) or importlib.import_module(
-        _GYMNASIUM_ERROR_MODULE
-    )
-    cls = getattr(module, name)
+    cls = getattr(importlib.import_module(_GYMNASIUM_ERROR_MODULE), name)
     twin = gymnasium_error_twin(cls) or cls
-    exc: BaseException = twin.__new__(twin, *args)
-    exc.args = args
+    exc: BaseException = twin.__new__(twin, *args)  # BaseException.__new__ sets ``args``
     return exc
 
 

@@ -41,7 +41,7 @@ from typing import Any, ClassVar, SupportsFloat
 import numpy as np
 
 from vecgym.core.env import Env, RenderFrame
-from vecgym.core.gymnasium_errors import adopt_gymnasium_error
+from vecgym.core.gymnasium_errors import ADOPTING, adopt_gymnasium_error
 from vecgym.core.registration import EnvSpec, WrapperSpec
 from vecgym.core.spaces.box import Box
 from vecgym.core.spaces.dict import Dict
@@ -564,6 +564,11 @@ class WritesThrough(ReadsThrough):
 
 
 # --- environments ---------------------------------------------------------------------------------
+def _is_special(name: str) -> bool:
+    """Whether ``name`` is a special ``__name__`` (never read or written through)."""
+    return name.startswith("__") and name.endswith("__")
+
+
 class GymnasiumEnv(WritesThrough, Env[Any, Any]):
     """A vecgym :class:`Env` that runs a ``gymnasium.Env`` (:attr:`gymnasium_env`).
 
@@ -647,20 +652,14 @@ class GymnasiumEnv(WritesThrough, Env[Any, Any]):
 
     def render(self) -> RenderFrame | list[RenderFrame] | None:
         """The Gymnasium env's render."""
-        try:
+        with ADOPTING:
             frame: RenderFrame | list[RenderFrame] | None = self.gymnasium_env.render()
-        except Exception as exc:
-            adopt_gymnasium_error(exc)
-            raise
         return frame
 
     def close(self) -> None:
         """Close the Gymnasium env."""
-        try:
+        with ADOPTING:
             self.gymnasium_env.close()
-        except Exception as exc:
-            adopt_gymnasium_error(exc)
-            raise
 
     # --- attributes -------------------------------------------------------------------------------
     _inner_attr = "gymnasium_env"
@@ -674,14 +673,12 @@ class GymnasiumEnv(WritesThrough, Env[Any, Any]):
     def _forwards(self, name: str) -> bool:
         # The raw env's private attributes too (MuJoCo's reward weights, ``_get_obs``): the
         # adapter stands where it stands. Only special names stay the adapter's.
-        return not (name.startswith("__") and name.endswith("__"))
+        return not _is_special(name)
 
     def _writes_through(self, inner: Any, name: str) -> bool:
         # Any name the raw env has, private ones included; a new public name is created on the
         # raw env, where its own methods see it (a new private one is the adapter's own).
-        return not (name.startswith("__") and name.endswith("__")) and (
-            not name.startswith("_") or self._inner_has(inner, name)
-        )
+        return not _is_special(name) and (not name.startswith("_") or self._inner_has(inner, name))
 
     def _inner_get(self, inner: Any, name: str) -> Any:
         return getattr(inner.unwrapped, name)
