@@ -46,8 +46,11 @@ os.environ["RAY_memory_monitor_refresh_ms"] = "0"  # noqa: SIM112 - Ray spells i
 # jax starts threads and warns at every later fork, which warnings-as-errors turns into failures
 # of unrelated tests; libraries import it when it is installed (EnvPool does, for its XLA API).
 # The pytest process runs without it (`import jax` raises ImportError here, which those libraries
-# handle); the jax tests run in fresh interpreters (tests/support/processes.py).
-sys.modules["jax"] = None  # type: ignore[assignment]
+# handle); the jax tests run in fresh interpreters (tests/support/processes.py). A run of one test
+# file that forks nothing may keep jax (JAX_ALLOWED: tests/docs/test_reference.py runs itself so).
+JAX_ALLOWED = "VECGYM_TESTS_KEEP_JAX"
+if os.environ.get(JAX_ALLOWED) != "1":
+    sys.modules["jax"] = None  # type: ignore[assignment]
 
 
 def _service_pids() -> set[int]:

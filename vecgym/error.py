@@ -12,6 +12,7 @@ Every exception vecgym raises on purpose derives from :class:`Error`, so
     ├── DeprecatedEnv
     ├── RegistrationError
     ├── DependencyNotInstalled
+    │   └── DependencyModuleNotFound     (also ModuleNotFoundError)
     ├── UnsupportedMode
     ├── InvalidMetadata
     ├── InvalidArgument                  (also TypeError and ValueError)
@@ -42,13 +43,13 @@ Differences from Gymnasium, on purpose: Gymnasium derives ``AlreadyPendingCallEr
 ``NoAsyncCallError``, ``ClosedEnvironmentError`` and ``CustomSpaceError`` from ``Exception`` rather
 than from its own ``Error``; here they all share the root, which only widens what ``except Error``
 catches. ``InvalidSeed``, ``InvalidSpace``, ``InvalidSpaceType``, ``OutOfDtypeRange``,
-``InvalidMask``, ``InvalidMaskType``, ``InvalidArgument`` and ``NoEnvironments`` are vecgym
-additions; they, ``InvalidBound`` and ``InvalidProbability`` also derive from the built-in
-type Gymnasium raises for the same input (``ValueError``, ``TypeError``, ``OverflowError``,
-``IndexError``), so code catching Gymnasium's error keeps working. Where Gymnasium checks a
-sampling mask with a bare ``assert``, vecgym raises ``InvalidMask``/``InvalidProbability``
-(``ValueError``s) instead. ``RenamedWrapper`` is an
-``AttributeError``, as Gymnasium raises for old wrapper names. ``docs/errors.md`` lists the
+``InvalidMask``, ``InvalidMaskType``, ``InvalidArgument``, ``NoEnvironments`` and
+``DependencyModuleNotFound`` are vecgym additions; they, ``InvalidBound`` and ``InvalidProbability``
+also derive from the built-in type Gymnasium raises for the same input (``ValueError``,
+``TypeError``, ``OverflowError``, ``IndexError``, ``ModuleNotFoundError``), so code catching
+Gymnasium's error keeps working. Where Gymnasium checks a sampling mask with a bare ``assert``,
+vecgym raises ``InvalidMask``/``InvalidProbability`` (``ValueError``s) instead. ``RenamedWrapper``
+is an ``AttributeError``, as Gymnasium raises for old wrapper names. ``docs/errors.md`` lists the
 exception for each user error beside Gymnasium's.
 """
 
@@ -61,6 +62,7 @@ __all__ = [
     "AlreadyPendingCallError",
     "ClosedEnvironmentError",
     "CustomSpaceError",
+    "DependencyModuleNotFound",
     "DependencyNotInstalled",
     "DeprecatedEnv",
     "DeprecatedWrapper",
@@ -126,6 +128,12 @@ class RegistrationError(Error):
 # --- environments ---------------------------------------------------------------------------------
 class DependencyNotInstalled(Error):
     """An optional dependency is missing; the message names the extra that installs it."""
+
+
+class DependencyModuleNotFound(DependencyNotInstalled, ModuleNotFoundError):
+    """A package that an environment's module imports is missing, where Gymnasium lets the
+    import's ``ModuleNotFoundError`` through (its jax environments without jax or flax); the
+    message names the extra that installs it, and ``name`` is the missing module's."""
 
 
 class UnsupportedMode(Error):

@@ -6,8 +6,11 @@ The pages are generated with the same package walk the docs build uses
 
 from __future__ import annotations
 
+import importlib.metadata
 import importlib.util
+import os
 import re
+import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -38,15 +41,46 @@ apiref = load_extension("vecgym_apiref")
 DIRECTIVE = re.compile(r"^\.\. (?:auto(?!module)\w+|py:data):: (\S+)$", re.MULTILINE)
 
 
+#: Whether this process runs without jax (tests/conftest.py): the walk imports Gymnasium's jax env
+#: modules (vecgym.envs.phys2d, ...), so the tests run again in a fresh pytest that keeps jax
+#: (test_the_reference_with_jax).
+JAX_BLOCKED = "jax" in sys.modules and sys.modules["jax"] is None
+
+
 def _needs_every_extra(build: Callable[[], T]) -> T:
     """``build()``; the test is skipped where an optional dependency is missing (the walk imports
-    every module, the integrations' too: the docs extra installs them)."""
+    every module, the integrations' too: the docs extra installs them), or where this process
+    blocks jax (then it runs in test_the_reference_with_jax)."""
     from vecgym.error import DependencyNotInstalled
 
     try:
         return build()
     except DependencyNotInstalled as exc:
+        if JAX_BLOCKED and "`jax` extra" in str(exc):
+            pytest.skip("runs in a fresh pytest that keeps jax (test_the_reference_with_jax)")
         pytest.skip(f"the API reference needs the docs extra: {exc}")
+
+
+@pytest.mark.slow
+def test_the_reference_with_jax() -> None:
+    """This file's tests in a fresh pytest that keeps jax (they fork nothing), where the walk
+    imports every module, Gymnasium's jax env modules included; none may be skipped."""
+    if not JAX_BLOCKED:
+        pytest.skip("this process has jax: the tests of this file ran here")
+    for name in ("jax", "flax"):
+        try:
+            importlib.metadata.version(name)
+        except importlib.metadata.PackageNotFoundError:
+            pytest.skip(f"{name} is not installed (the test extra installs it)")
+    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rs", __file__]
+    env = {**os.environ, "VECGYM_TESTS_KEEP_JAX": "1"}
+    result = subprocess.run(
+        command, capture_output=True, text=True, timeout=600, env=env, cwd=ROOT, check=False
+    )
+    assert result.returncode == 0, result.stdout[-6000:] + result.stderr[-3000:]
+    summary = result.stdout.strip().splitlines()[-1]
+    # the one skip: this test itself, there
+    assert " 1 skipped" in summary, result.stdout[-6000:]
 
 
 @pytest.fixture(scope="module")

@@ -1,9 +1,12 @@
-"""``vecgym.envs.mujoco`` and ``vecgym.envs.box2d``: Gymnasium's env packages at its module paths.
+"""``vecgym.envs.mujoco``, ``box2d``, ``phys2d``, ``tabular`` and ``functional_jax_env``:
+Gymnasium's env modules at its module paths, and Gymnasium's jax envs through vecgym.
 
-Code written for Gymnasium imports the MuJoCo and Box2D env modules (a custom MuJoCo env derives
-from ``MujocoEnv``; ``lunar_lander.heuristic`` drives LunarLander). Under ``vecgym.envs`` the same
-lines give Gymnasium's own objects, an env built from them runs through ``vecgym.make`` seed for
-seed as Gymnasium's, and a missing extra is a ``DependencyNotInstalled`` that names it.
+Code written for Gymnasium imports the MuJoCo, Box2D and jax env modules (a custom MuJoCo env
+derives from ``MujocoEnv``; ``lunar_lander.heuristic`` drives LunarLander; ``FunctionalJaxEnv``
+runs a jax ``FuncEnv``). Under ``vecgym.envs`` the same lines give Gymnasium's own objects, an env
+built from them runs through ``vecgym.make`` seed for seed as Gymnasium's, and a missing extra is
+a ``DependencyNotInstalled`` that names it (also a ``ModuleNotFoundError`` where Gymnasium raises
+one).
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import numpy as np
 import pytest
 
 import vecgym
+from tests.support.processes import run_jax_script
 from vecgym.utils.env_checker import data_equivalence
 
 gymnasium = pytest.importorskip("gymnasium")
@@ -100,8 +104,17 @@ def test_lunar_lander_s_heuristic_from_vecgym_s_path_lands_as_gymnasium_s() -> N
     assert data_equivalence(ours, landing(gymnasium.make("LunarLander-v3")))
 
 
-@pytest.mark.parametrize(("package", "blocked"), [("mujoco", "mujoco"), ("box2d", "Box2D")])
-def test_a_missing_extra_names_it(package: str, blocked: str) -> None:
+@pytest.mark.parametrize(
+    ("package", "blocked", "extra"),
+    [
+        ("mujoco", "mujoco", "mujoco"),
+        ("box2d", "Box2D", "box2d"),
+        ("phys2d", "flax", "jax"),
+        ("tabular", "jax", "jax"),
+        ("functional_jax_env", "jax", "jax"),
+    ],
+)
+def test_a_missing_extra_names_it(package: str, blocked: str, extra: str) -> None:
     script = textwrap.dedent(
         f"""
         import sys
@@ -111,10 +124,47 @@ def test_a_missing_extra_names_it(package: str, blocked: str) -> None:
             import vecgym.envs.{package}
         except vecgym.error.DependencyNotInstalled as exc:
             print("raised:", exc)
+            name = getattr(exc, "name", None)
+            print("ModuleNotFoundError:", isinstance(exc, ModuleNotFoundError), name)
         """
     )
     out = subprocess.run(
         [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=True
     ).stdout
-    assert f'pip install "vecgym[{package}]"' in out
+    assert f'pip install "vecgym[{extra}]"' in out
     assert out.startswith(f"raised: vecgym.envs.{package} is Gymnasium's gymnasium.envs.{package}")
+    # Gymnasium's jax modules fail to import with ModuleNotFoundError: so does vecgym's error
+    jax_module = extra == "jax"
+    name = blocked if jax_module else None
+    assert out.splitlines()[-1] == f"ModuleNotFoundError: {jax_module} {name}"
+
+
+@pytest.mark.slow
+def test_gymnasium_s_jax_envs_through_vecgym_match_gymnasium() -> None:
+    """Every ``phys2d/`` and ``tabular/`` id: ``make`` and ``make_vec`` (Gymnasium's jax vector env,
+    and sync) seed for seed as Gymnasium's, vecgym's AsyncVectorEnv as its SyncVectorEnv, the
+    modules Gymnasium's own, and ``FunctionalJaxEnv`` over a vecgym ``FuncEnv`` (in a fresh
+    interpreter: tests/support/jax_envs_check.py)."""
+    run_jax_script("jax_envs_check.py", needs=("flax",))
+
+
+@pytest.mark.parametrize("env_id", ["phys2d/CartPole-v1", "tabular/Blackjack-v0"])
+def test_a_jax_id_without_jax_names_the_extra(env_id: str) -> None:
+    """The pytest process runs without jax (tests/conftest.py): Gymnasium raises the import's
+    ModuleNotFoundError, vecgym an error that is that and a DependencyNotInstalled naming the
+    extra, for ``make`` and every ``make_vec`` mode."""
+    with pytest.raises(ModuleNotFoundError):
+        gymnasium.make(env_id)
+    makers = [
+        lambda: vecgym.make(env_id),
+        lambda: vecgym.make_vec(env_id, 2),
+        lambda: vecgym.make_vec(env_id, 2, vectorization_mode="sync"),
+    ]
+    for make in makers:
+        with pytest.raises(vecgym.error.DependencyModuleNotFound) as caught:
+            make()
+        assert isinstance(caught.value, ModuleNotFoundError)
+        assert isinstance(caught.value, vecgym.error.DependencyNotInstalled)
+        assert caught.value.name == "jax"
+        assert str(caught.value).startswith(f"{env_id} needs the `jax` extra")
+        assert 'pip install "vecgym[jax]"' in str(caught.value)

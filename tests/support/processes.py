@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-__all__ = ["python_stdout", "run_jax_wrappers_check"]
+__all__ = ["python_stdout", "run_jax_script", "run_jax_wrappers_check"]
 
 
 def python_stdout(code: str, timeout: float = 120) -> str:
@@ -24,15 +24,23 @@ def run_jax_wrappers_check(target: str) -> None:
     """Run ``tests/support/jax_wrappers_check.py target`` in a fresh interpreter (the pytest
     process runs without jax: see tests/conftest.py); skip where jax, or Gymnasium's array-API
     helper its wrappers need, is not installed."""
+    needs = ("array-api-compat", *(["torch"] if target == "torch" else []))
+    run_jax_script("jax_wrappers_check.py", target, needs=needs)
+
+
+def run_jax_script(script: str, *args: str, needs: tuple[str, ...] = ()) -> None:
+    """Run ``tests/support/<script> args`` in a fresh interpreter (the pytest process runs without
+    jax: see tests/conftest.py); it must print ``ok`` last. Skip where jax or one of the
+    distributions ``needs`` is not installed."""
     # Installed distributions, not find_spec: the pytest process blocks `import jax`.
-    for name in ("jax", "array-api-compat", *(["torch"] if target == "torch" else [])):
+    for name in ("jax", *needs):
         try:
             importlib.metadata.version(name)
         except importlib.metadata.PackageNotFoundError:
             pytest.skip(f"{name} is not installed (the test extra installs it)")
-    script = Path(__file__).with_name("jax_wrappers_check.py")
+    path = Path(__file__).with_name(script)
     result = subprocess.run(
-        [sys.executable, str(script), target], capture_output=True, text=True, timeout=300
+        [sys.executable, str(path), *args], capture_output=True, text=True, timeout=300
     )
     assert result.returncode == 0, result.stderr[-4000:]
     assert result.stdout.strip().endswith("ok"), result.stdout

@@ -1,16 +1,20 @@
-"""Gymnasium's MuJoCo and Box2D env packages at Gymnasium's module paths under ``vecgym.envs``.
+"""Gymnasium's MuJoCo, Box2D and jax env modules at Gymnasium's module paths under ``vecgym.envs``.
 
-vecgym runs the MuJoCo and Box2D environments of Gymnasium itself (``make("HalfCheetah-v5")``
-reaches them through Gymnasium's registry). Code written for Gymnasium also imports their
-modules: ``from gymnasium.envs.mujoco import MujocoEnv`` to write a custom MuJoCo env,
-``from gymnasium.envs.box2d.lunar_lander import heuristic``, ``from
-gymnasium.envs.mujoco.half_cheetah_v5 import HalfCheetahEnv``. With ``gymnasium`` replaced by
-``vecgym`` these lines import the very same objects:
+vecgym runs the MuJoCo, Box2D and jax environments of Gymnasium itself (``make("HalfCheetah-v5")``
+and ``make("phys2d/CartPole-v1")`` reach them through Gymnasium's registry). Code written for
+Gymnasium also imports their modules: ``from gymnasium.envs.mujoco import MujocoEnv`` to write a
+custom MuJoCo env, ``from gymnasium.envs.box2d.lunar_lander import heuristic``, ``from
+gymnasium.envs.mujoco.half_cheetah_v5 import HalfCheetahEnv``, ``from
+gymnasium.envs.functional_jax_env import FunctionalJaxEnv`` to run a jax ``FuncEnv``. With
+``gymnasium`` replaced by ``vecgym`` these lines import the very same objects:
 
-* ``vecgym.envs.mujoco`` and ``vecgym.envs.box2d`` are packages of vecgym that re-export the
-  names of Gymnasium's packages (:func:`gymnasium_package`); importing one without its extra
-  raises :class:`~vecgym.error.DependencyNotInstalled` naming the extra to install;
-* every module below them, ``vecgym.envs.mujoco.<name>``, *is* Gymnasium's module
+* ``vecgym.envs.mujoco``, ``vecgym.envs.box2d``, ``vecgym.envs.phys2d`` and
+  ``vecgym.envs.tabular`` are packages of vecgym, and ``vecgym.envs.functional_jax_env`` a
+  module, that re-export the names of Gymnasium's (:func:`gymnasium_package`); importing one
+  without its extra raises :class:`~vecgym.error.DependencyNotInstalled` naming the extra to
+  install (a :class:`~vecgym.error.DependencyModuleNotFound` for the jax ones, whose import
+  Gymnasium lets fail with ``ModuleNotFoundError``);
+* every module below the packages, ``vecgym.envs.mujoco.<name>``, *is* Gymnasium's module
   ``gymnasium.envs.mujoco.<name>`` (the same object, found by :class:`GymnasiumModuleAlias`), so
   its classes are Gymnasium's classes and ``isinstance`` checks agree between the two paths.
 
@@ -33,10 +37,13 @@ from vecgym.envs.gymnasium_registry import _import_box2d_quietly
 
 __all__ = ["GymnasiumModuleAlias", "gymnasium_package", "reexport"]
 
-#: vecgym's package -> (Gymnasium's package, the extra that installs what it needs).
+#: vecgym's package (or module) -> (Gymnasium's, the extra that installs what it needs).
 PACKAGES: dict[str, tuple[str, str]] = {
     "vecgym.envs.mujoco": ("gymnasium.envs.mujoco", "mujoco"),
     "vecgym.envs.box2d": ("gymnasium.envs.box2d", "box2d"),
+    "vecgym.envs.phys2d": ("gymnasium.envs.phys2d", "jax"),
+    "vecgym.envs.tabular": ("gymnasium.envs.tabular", "jax"),
+    "vecgym.envs.functional_jax_env": ("gymnasium.envs.functional_jax_env", "jax"),
 }
 
 _PREFIXES = tuple(package + "." for package in PACKAGES)
@@ -97,8 +104,10 @@ def gymnasium_package(name: str) -> ModuleType:
     with the import hook of its modules installed.
 
     Raises:
-        vecgym.error.DependencyNotInstalled: Gymnasium or a package of the extra (MuJoCo, Box2D)
-            is missing; the message names the extra.
+        vecgym.error.DependencyNotInstalled: Gymnasium or a package of the extra (MuJoCo, Box2D,
+            jax, flax) is missing; the message names the extra. A
+            :class:`~vecgym.error.DependencyModuleNotFound` (also a ``ModuleNotFoundError``) where
+            Gymnasium's import fails with ``ModuleNotFoundError``.
     """
     if _HOOK not in sys.meta_path:
         sys.meta_path.insert(0, _HOOK)
@@ -110,17 +119,25 @@ def gymnasium_package(name: str) -> ModuleType:
     except Exception as exc:
         if not isinstance(exc, ImportError) and type(exc).__name__ != "DependencyNotInstalled":
             raise
-        raise error.DependencyNotInstalled(
-            MISSING_PACKAGE_MSG.format(
-                name=name, gymnasium_name=gymnasium_name, extra=extra, cause=exc
-            )
-        ) from exc
+        message = MISSING_PACKAGE_MSG.format(
+            name=name, gymnasium_name=gymnasium_name, extra=extra, cause=exc
+        )
+        if isinstance(exc, ModuleNotFoundError):
+            raise error.DependencyModuleNotFound(message, name=exc.name, path=exc.path) from exc
+        raise error.DependencyNotInstalled(message) from exc
 
 
 def reexport(package: ModuleType, namespace: dict[str, Any]) -> list[str]:
     """Put the names of ``package.__all__`` into ``namespace`` (a vecgym package's globals) and
-    return them, for that package's ``__all__``."""
-    names = list(getattr(package, "__all__", ()))
+    return them, for that package's ``__all__``. Without ``__all__``: the public names that
+    ``package`` defines itself (its classes and functions, not what it imports)."""
+    names = getattr(package, "__all__", None)
+    if names is None:
+        names = [
+            attr
+            for attr, value in vars(package).items()
+            if not attr.startswith("_") and getattr(value, "__module__", None) == package.__name__
+        ]
     for attr in names:
         namespace[attr] = getattr(package, attr)
-    return names
+    return list(names)

@@ -23,8 +23,11 @@ Differences from Gymnasium:
     * Box2D is imported with its SWIG ``DeprecationWarning`` silenced (under warnings-as-errors
       the import otherwise crashes the interpreter);
     * a missing optional package raises :class:`vecgym.error.DependencyNotInstalled` naming
-      vecgym's extra (``atari``, ``mujoco``, ``box2d``), and an unknown id that one of those
-      extras provides says so, also when Gymnasium is not installed.
+      vecgym's extra (``atari``, ``mujoco``, ``box2d``, ``jax``), and an unknown id that one of
+      those extras provides says so, also when Gymnasium is not installed. For the jax ids
+      (``phys2d/CartPole-v1``, ``tabular/Blackjack-v0``), where Gymnasium lets the import's
+      ``ModuleNotFoundError`` through, the error is a
+      :class:`~vecgym.error.DependencyModuleNotFound`: both at once.
 
 Read as a ``dict``, the global registry also lists Gymnasium's ids (``"HalfCheetah-v5" in
 vecgym.registry``, ``vecgym.registry.keys()``), in Gymnasium's order, with vecgym's own spec for
@@ -77,20 +80,30 @@ BOX2D_NAMES = frozenset(
     {"BipedalWalker", "BipedalWalkerHardcore", "CarRacing", "LunarLander", "LunarLanderContinuous"}
 )
 ATARI_NAMESPACE = "ALE"
-#: The package each extra brings that the environments import, and the gymnasium package path of
-#: the environments that need it.
-_EXTRA_MODULES = {"atari": "ale_py", "mujoco": "mujoco", "box2d": "Box2D"}
+#: The namespaces of Gymnasium's jax environments (``phys2d/CartPole-v1``,
+#: ``tabular/Blackjack-v0``).
+JAX_NAMESPACES = frozenset({"phys2d", "tabular"})
+#: The packages each extra brings that the environments import.
+_EXTRA_MODULES = {
+    "atari": ("ale_py",),
+    "mujoco": ("mujoco",),
+    "box2d": ("Box2D",),
+    "jax": ("jax", "flax"),
+}
 _BOX2D_ENTRY_PREFIX = "gymnasium.envs.box2d"
 _BOX2D_WARNING = r"builtin type \w+ has no __module__ attribute"
 _GYMNASIUM_WRAPPERS = "gymnasium.wrappers"
 
 
 def extra_for(env_id: str) -> str | None:
-    """The vecgym extra that provides ``env_id`` (``"atari"``, ``"mujoco"``, ``"box2d"``), if any.
+    """The vecgym extra that provides ``env_id`` (``"atari"``, ``"mujoco"``, ``"box2d"``,
+    ``"jax"``), if any.
 
     Example:
         >>> extra_for("ALE/Pong-v5"), extra_for("Hopper-v5"), extra_for("CartPole-v1")
         ('atari', 'mujoco', None)
+        >>> extra_for("phys2d/CartPole-v1"), extra_for("tabular/Blackjack-v0")
+        ('jax', 'jax')
     """
     try:
         ns, name, _ = parse_env_id(env_id.partition(":")[2] if ":" in env_id else env_id)
@@ -98,6 +111,8 @@ def extra_for(env_id: str) -> str | None:
         return None
     if ns == ATARI_NAMESPACE:
         return "atari"
+    if ns in JAX_NAMESPACES:
+        return "jax"
     if ns is None and name in MUJOCO_NAMES:
         return "mujoco"
     if ns is None and name in BOX2D_NAMES:
@@ -111,9 +126,14 @@ def _with_extra_hint(exc: error.Error, env_id: str) -> error.Error:
     The extra is named when it (or Gymnasium) is what is missing.
     """
     extra = extra_for(env_id)
-    if extra is None or (_installed("gymnasium") and _installed(_EXTRA_MODULES[extra])):
+    if extra is None or (_installed("gymnasium") and _extra_installed(extra)):
         return exc
     return type(exc)(str(exc) + EXTRA_HINT_MSG.format(env_id=env_id, extra=extra))
+
+
+def _extra_installed(extra: str) -> bool:
+    """Whether every package that the environments of ``extra`` import can be imported."""
+    return all(map(_installed, _EXTRA_MODULES[extra]))
 
 
 def _installed(module: str) -> bool:
@@ -143,7 +163,7 @@ def load_entry_point(env_spec: EnvSpec, entry_point: Any) -> Any:
 
     Raises:
         vecgym.error.DependencyNotInstalled: the entry point's module needs a package of an extra
-            (ale-py, mujoco, Box2D) that is not installed.
+            (ale-py, mujoco, Box2D, jax, flax) that is not installed.
     """
     if isinstance(entry_point, str) and entry_point.startswith(_BOX2D_ENTRY_PREFIX):
         _import_box2d_quietly()
@@ -159,11 +179,12 @@ def _dependency_error(env_spec: EnvSpec, exc: Exception) -> Exception:
     if extra is None or isinstance(exc, error.DependencyNotInstalled):
         return exc
     missing = isinstance(exc, ImportError) or type(exc).__name__ == "DependencyNotInstalled"
-    if not missing or _installed(_EXTRA_MODULES[extra]):
+    if not missing or _extra_installed(extra):
         return exc
-    return error.DependencyNotInstalled(
-        DEPENDENCY_MSG.format(env_id=env_spec.id, extra=extra, cause=exc)
-    )
+    message = DEPENDENCY_MSG.format(env_id=env_spec.id, extra=extra, cause=exc)
+    if isinstance(exc, ModuleNotFoundError):  # what Gymnasium raises there: the error is both
+        return error.DependencyModuleNotFound(message, name=exc.name, path=exc.path)
+    return error.DependencyNotInstalled(message)
 
 
 def _vecgym_wrapper_spec(wrapper_spec: WrapperSpec) -> WrapperSpec:

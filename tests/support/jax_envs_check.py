@@ -1,0 +1,194 @@
+"""Run as a script (``python jax_envs_check.py``), never imported by the tests: jax starts threads
+and warns at every later ``fork``, so it stays out of the pytest process.
+
+Gymnasium's jax environments through vecgym, against Gymnasium itself:
+
+* ``vecgym.make(id)`` and ``gymnasium.make(id)`` for every id of the ``phys2d`` and ``tabular``
+  namespaces give the same observations (jax arrays both), rewards, flags and infos, seed for
+  seed, over several episodes;
+* ``make_vec(id, n)`` (Gymnasium's jax vector env where the spec has one) and ``make_vec(id, n,
+  vectorization_mode="sync")`` match Gymnasium's, step by step through its autoresets;
+* vecgym's ``AsyncVectorEnv`` over the same envs matches the sync one (Gymnasium's own
+  ``AsyncVectorEnv`` forks after jax started its threads and hangs, so it is not a reference);
+* ``vecgym.envs.phys2d``, ``vecgym.envs.tabular`` and ``vecgym.envs.functional_jax_env`` give
+  Gymnasium's objects, and ``FunctionalJaxEnv`` runs a ``FuncEnv`` written against vecgym.
+
+Prints ``ok``; an ``AssertionError`` says where they differ.
+"""
+
+from __future__ import annotations
+
+import importlib
+import warnings
+from typing import Any
+
+import gymnasium
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+import vecgym
+from vecgym.spaces import Box, Discrete
+
+JAX_IDS = [env_id for env_id in gymnasium.registry if env_id.startswith(("phys2d/", "tabular/"))]
+
+
+def same(ours: Any, theirs: Any, where: str) -> None:
+    """Equal values of the same type (dicts key by key)."""
+    assert type(ours) is type(theirs), (where, type(ours), type(theirs))
+    if isinstance(ours, dict):
+        assert list(ours) == list(theirs), (where, list(ours), list(theirs))
+        for key in ours:
+            same(ours[key], theirs[key], f"{where}[{key!r}]")
+        return
+    if isinstance(ours, tuple):
+        assert len(ours) == len(theirs), (where, ours, theirs)
+        for k, (part, ref) in enumerate(zip(ours, theirs, strict=True)):
+            same(part, ref, f"{where}[{k}]")
+        return
+    ours_array, theirs_array = np.asarray(ours), np.asarray(theirs)
+    assert ours_array.dtype == theirs_array.dtype, (where, ours_array.dtype, theirs_array.dtype)
+    assert np.array_equal(ours_array, theirs_array), (where, ours, theirs)
+
+
+def actions_for(env_id: str, count: int, space: Any) -> list[Any]:
+    """``count`` actions of Gymnasium's ``space``, drawn with a fixed seed."""
+    space.seed(7)
+    return [space.sample() for _ in range(count)]
+
+
+def made(make: Any, *args: Any, **kwargs: Any) -> tuple[Any, list[type[Warning]]]:
+    """``make(*args, **kwargs)`` and the categories of the warnings it gave."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        return make(*args, **kwargs), [w.category for w in caught]
+
+
+def check_single(env_id: str) -> None:
+    (ours, ours_warned), (theirs, theirs_warned) = (
+        made(vecgym.make, env_id),
+        made(gymnasium.make, env_id),
+    )
+    assert ours_warned == theirs_warned, (env_id, ours_warned, theirs_warned)
+    assert ours.spec is not None
+    assert theirs.spec is not None
+    assert ours.spec.max_episode_steps == theirs.spec.max_episode_steps, env_id
+    actions = actions_for(env_id, 300, theirs.action_space)
+    for seed in (0, 1):
+        same(ours.reset(seed=seed), theirs.reset(seed=seed), f"{env_id} reset({seed})")
+        for t, action in enumerate(actions):
+            out, ref = ours.step(action), theirs.step(action)
+            same(out, ref, f"{env_id} seed {seed} step {t}")
+            if ref[2] or ref[3]:
+                same(ours.reset(), theirs.reset(), f"{env_id} reset after step {t}")
+    ours.close()
+    theirs.close()
+
+
+def check_vector(env_id: str, mode: str | None) -> None:
+    kwargs = {} if mode is None else {"vectorization_mode": mode}
+    (ours, ours_warned), (theirs, theirs_warned) = (
+        made(vecgym.make_vec, env_id, 3, **kwargs),
+        made(gymnasium.make_vec, env_id, 3, **kwargs),
+    )
+    where = f"{env_id} make_vec({mode})"
+    assert len(ours_warned) == len(theirs_warned), (where, ours_warned, theirs_warned)
+    assert type(ours.unwrapped).__name__ in {type(theirs).__name__, "GymnasiumVectorEnv"}, where
+    # past Pendulum's truncation at 200 steps; Blackjack's and CliffWalking's steps are slow in
+    # jax, and 60 of them cover many episode ends
+    actions = actions_for(env_id, 60 if env_id.startswith("tabular/") else 210, theirs.action_space)
+    same(ours.reset(seed=5), theirs.reset(seed=5), f"{where} reset")
+    for t, action in enumerate(actions):
+        same(ours.step(action), theirs.step(action), f"{where} step {t}")
+    ours.close()
+    theirs.close()
+
+
+def check_async(env_id: str) -> None:
+    """vecgym's AsyncVectorEnv (two workers) against vecgym's SyncVectorEnv."""
+    fns = [lambda: gymnasium.make(env_id) for _ in range(4)]
+    sync = vecgym.vector.SyncVectorEnv(fns)
+    env = vecgym.vector.AsyncVectorEnv(fns, num_workers=2)
+    try:
+        actions = actions_for(env_id, 200, sync.action_space)
+        same(env.reset(seed=11), sync.reset(seed=11), f"{env_id} async reset")
+        for t, action in enumerate(actions):
+            same(env.step(action), sync.step(action), f"{env_id} async step {t}")
+    finally:
+        env.close()
+        sync.close()
+
+
+def check_modules() -> None:
+    def both(name: str) -> tuple[Any, Any]:
+        """``vecgym.envs.<name>`` and ``gymnasium.envs.<name>``, imported."""
+        return importlib.import_module(f"vecgym.envs.{name}"), importlib.import_module(
+            f"gymnasium.envs.{name}"
+        )
+
+    for name in ("phys2d.cartpole", "phys2d.pendulum", "tabular.blackjack", "tabular.cliffwalking"):
+        ours, theirs = both(name)
+        assert ours is theirs, name  # the module itself
+    for name in ("phys2d", "tabular", "functional_jax_env"):
+        ours, theirs = both(name)
+        assert ours.__all__ == getattr(theirs, "__all__", ours.__all__), name
+        for attr in ours.__all__:
+            assert getattr(ours, attr) is getattr(theirs, attr), (name, attr)
+    jax_env = importlib.import_module("vecgym.envs.functional_jax_env")
+    assert jax_env.__all__ == ["FunctionalJaxEnv", "FunctionalJaxVectorEnv"]
+
+
+class Drift(vecgym.experimental.functional.FuncEnv):  # type: ignore[type-arg]
+    """A FuncEnv written against vecgym: the state drifts by the action; ends past 3."""
+
+    observation_space = Box(-10.0, 10.0, (1,), np.float32)
+    action_space = Discrete(2)
+
+    def initial(self, rng: Any, params: Any = None) -> Any:
+        return jax.random.uniform(rng, (1,), minval=-1.0, maxval=1.0)
+
+    def transition(self, state: Any, action: Any, rng: Any, params: Any = None) -> Any:
+        return state + jnp.where(action == 1, 1.0, -1.0)
+
+    def observation(self, state: Any, rng: Any, params: Any = None) -> Any:
+        return state.astype(jnp.float32)
+
+    def reward(self, state: Any, action: Any, next_state: Any, rng: Any, params: Any = None) -> Any:
+        return jnp.float32(1.0)
+
+    def terminal(self, state: Any, rng: Any, params: Any = None) -> Any:
+        return jnp.abs(state[0]) > 3.0
+
+
+def check_functional_env() -> None:
+    from vecgym.envs.functional_jax_env import FunctionalJaxEnv
+
+    env = vecgym.wrappers.TimeLimit(FunctionalJaxEnv(Drift()), 10)
+    obs, _ = env.reset(seed=0)
+    assert isinstance(obs, jax.Array), obs
+    assert obs.shape == (1,), obs
+    steps, terminated = 0, False
+    while not terminated:
+        obs, reward, terminated, truncated, _ = env.step(1)
+        steps += 1
+        assert float(reward) == 1.0, reward
+        assert not truncated, steps
+        assert steps <= 5, (steps, obs)
+    assert float(obs[0]) > 3.0
+
+
+def main() -> None:
+    warnings.simplefilter("error")
+    assert {"phys2d/CartPole-v1", "phys2d/Pendulum-v0", "tabular/Blackjack-v0"} <= set(JAX_IDS)
+    for env_id in JAX_IDS:
+        check_single(env_id)
+        for mode in (None, "sync"):
+            check_vector(env_id, mode)
+    check_async("phys2d/CartPole-v1")
+    check_modules()
+    check_functional_env()
+    print("ok")
+
+
+if __name__ == "__main__":
+    main()
