@@ -160,6 +160,72 @@ class Drift(vecgym.experimental.functional.FuncEnv):  # type: ignore[type-arg]
         return jnp.abs(state[0]) > 3.0
 
 
+def param_env(base: type, spaces: Any) -> Any:
+    """The same FuncEnv on ``base`` (vecgym's or Gymnasium's ``FuncEnv``) with ``spaces``'s Box:
+    its transition info is its state info, as Gymnasium's own tests write it."""
+
+    class Param(base):  # type: ignore[valid-type, misc]
+        observation_space = spaces.Box(-np.inf, np.inf, shape=(1,), dtype=np.float32)
+        action_space = spaces.Box(-1.0, 1.0, shape=(1,), dtype=np.float32)
+
+        def initial(self, rng: Any, params: Any = None) -> Any:
+            return jax.random.uniform(rng, (1,), minval=-1.0, maxval=1.0)
+
+        def transition(self, state: Any, action: Any, rng: Any, params: Any = None) -> Any:
+            return state + 2.0 * action
+
+        def observation(self, state: Any, rng: Any, params: Any = None) -> Any:
+            return (state + 2.0).astype(jnp.float32)
+
+        def reward(
+            self, state: Any, action: Any, next_state: Any, rng: Any, params: Any = None
+        ) -> Any:
+            return jnp.asarray(next_state[0] - state[0], dtype=jnp.float32)
+
+        def terminal(self, state: Any, rng: Any, params: Any = None) -> Any:
+            return jnp.abs(state[0]) > 4.0
+
+        def state_info(self, state: Any, params: Any = None) -> Any:
+            return {"position": state[0]}
+
+        def transition_info(
+            self, state: Any, action: Any, next_state: Any, params: Any = None
+        ) -> Any:
+            return self.state_info(next_state)
+
+    return Param()
+
+
+def check_functional_vector_env() -> None:
+    """Gymnasium's FunctionalJaxEnv / FunctionalJaxVectorEnv over a FuncEnv written on vecgym give
+    what they give over the same FuncEnv written on Gymnasium (values, types, shapes, infos)."""
+    from gymnasium.experimental.functional import FuncEnv as GymnasiumFuncEnv
+
+    from vecgym.envs.functional_jax_env import FunctionalJaxEnv, FunctionalJaxVectorEnv
+
+    ours_env = param_env(vecgym.experimental.functional.FuncEnv, vecgym.spaces)
+    theirs_env = param_env(GymnasiumFuncEnv, gymnasium.spaces)
+    ours = FunctionalJaxVectorEnv(ours_env, num_envs=3, max_episode_steps=7)
+    theirs = FunctionalJaxVectorEnv(theirs_env, num_envs=3, max_episode_steps=7)
+    assert ours.single_observation_space is ours_env.observation_space
+    assert isinstance(ours.observation_space, vecgym.spaces.Box)
+    assert ours.observation_space.shape == theirs.observation_space.shape == (3, 1)
+    actions = [jnp.full((3, 1), 0.25 * (k % 5 - 2), dtype=jnp.float32) for k in range(40)]
+    same(ours.reset(seed=3), theirs.reset(seed=3), "FunctionalJaxVectorEnv reset")
+    for t, action in enumerate(actions):
+        same(ours.step(action), theirs.step(action), f"FunctionalJaxVectorEnv step {t}")
+    single = [
+        FunctionalJaxEnv(param_env(base, spaces))
+        for base, spaces in (
+            (vecgym.experimental.functional.FuncEnv, vecgym.spaces),
+            (GymnasiumFuncEnv, gymnasium.spaces),
+        )
+    ]
+    same(single[0].reset(seed=1), single[1].reset(seed=1), "FunctionalJaxEnv reset")
+    for t, action in enumerate(actions):
+        same(single[0].step(action[0]), single[1].step(action[0]), f"FunctionalJaxEnv step {t}")
+
+
 def check_functional_env() -> None:
     from vecgym.envs.functional_jax_env import FunctionalJaxEnv
 
@@ -187,6 +253,7 @@ def main() -> None:
     check_async("phys2d/CartPole-v1")
     check_modules()
     check_functional_env()
+    check_functional_vector_env()
     print("ok")
 
 

@@ -35,7 +35,12 @@ from typing import Any
 from vecgym import error
 from vecgym.envs.gymnasium_registry import _import_box2d_quietly
 
-__all__ = ["GymnasiumModuleAlias", "gymnasium_package", "reexport"]
+__all__ = [
+    "GymnasiumModuleAlias",
+    "batch_vecgym_spaces_in_gymnasium",
+    "gymnasium_package",
+    "reexport",
+]
 
 #: vecgym's package (or module) -> (Gymnasium's, the extra that installs what it needs).
 PACKAGES: dict[str, tuple[str, str]] = {
@@ -141,3 +146,26 @@ def reexport(package: ModuleType, namespace: dict[str, Any]) -> list[str]:
     for attr in names:
         namespace[attr] = getattr(package, attr)
     return list(names)
+
+
+def batch_vecgym_spaces_in_gymnasium() -> None:
+    """Register vecgym's :class:`~vecgym.spaces.Space` with Gymnasium's ``batch_space`` (a
+    ``functools.singledispatch`` function), to batch as :func:`vecgym.vector.utils.batch_space`.
+
+    Gymnasium's functional jax vector env batches its ``FuncEnv``'s spaces with it, and without
+    this raises ``TypeError`` for a ``FuncEnv`` that declares vecgym spaces. Only vecgym's spaces
+    are added: what Gymnasium's function does for every other space is unchanged. Idempotent.
+    """
+    from vecgym.core.spaces.space import Space
+
+    gymnasium_batch_space = importlib.import_module("gymnasium.vector.utils").batch_space
+    if gymnasium_batch_space.registry.get(Space) is not _batch_vecgym_space:
+        gymnasium_batch_space.register(Space)(_batch_vecgym_space)
+
+
+def _batch_vecgym_space(space: Any, n: int = 1) -> Any:
+    """Gymnasium's ``batch_space`` for a vecgym space: vecgym's (imported here: the vector layer
+    is not imported yet when ``vecgym.envs`` loads this module)."""
+    from vecgym.vector.utils import batch_space
+
+    return batch_space(space, n)

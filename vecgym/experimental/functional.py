@@ -7,6 +7,7 @@ constants (set from ``options``) and default parameters.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
@@ -23,6 +24,39 @@ RewardType = TypeVar("RewardType")
 TerminalType = TypeVar("TerminalType")
 RenderStateType = TypeVar("RenderStateType")
 Params = TypeVar("Params")
+
+
+#: The methods :meth:`FuncEnv.transform` transforms.
+_FUNCTIONAL_METHODS = (
+    "initial",
+    "transition",
+    "observation",
+    "reward",
+    "terminal",
+    "state_info",
+    "transition_info",
+)
+
+
+def _calling_below(
+    env: Any, method: Callable[..., Any], below: dict[str, Callable[..., Any]]
+) -> Callable[..., Any]:
+    """``method``, run with ``env``'s functional methods set to ``below`` (put back after)."""
+
+    @functools.wraps(method)
+    def call(*args: Any, **kwargs: Any) -> Any:
+        current = {name: vars(env)[name] for name in below if name in vars(env)}
+        vars(env).update(below)
+        try:
+            return method(*args, **kwargs)
+        finally:
+            for name in below:
+                if name in current:
+                    vars(env)[name] = current[name]
+                else:
+                    del vars(env)[name]
+
+    return call
 
 
 class FuncEnv(
@@ -100,19 +134,23 @@ class FuncEnv(
         return {}
 
     def transform(self, func: Callable[[Callable[..., Any]], Callable[..., Any]]) -> None:
-        """Replace every functional method by ``func(method)`` (e.g. ``jax.jit``).
+        """Replace every functional method by ``func(method)`` (e.g. ``jax.jit``, ``jax.vmap``).
+
+        While a transformed method runs, the functional methods it calls on ``self`` are the ones
+        below this transform: a ``transition_info`` that returns ``self.state_info(next_state)``
+        calls ``state_info`` on the same single state it was given, under ``jax.vmap`` as under
+        ``jax.jit``, instead of mapping it a second time.
 
         Gymnasium stores the transformed ``transition_info`` under the name ``step_info`` and leaves
-        ``transition_info`` untransformed; here ``transition_info`` itself is transformed (and
-        ``step_info`` is kept as an alias for code written against Gymnasium).
+        ``transition_info`` untransformed, so Gymnasium's functional jax vector env calls it with
+        the whole batch (a per-env ``transition_info`` returns wrong values there); here
+        ``transition_info`` itself is transformed (and ``step_info`` is kept as an alias for code
+        written against Gymnasium). With ``state_info`` called as above, the infos of such an env
+        have Gymnasium's shapes.
         """
-        self.initial = func(self.initial)  # type: ignore[method-assign]
-        self.transition = func(self.transition)  # type: ignore[method-assign]
-        self.observation = func(self.observation)  # type: ignore[method-assign]
-        self.reward = func(self.reward)  # type: ignore[method-assign]
-        self.terminal = func(self.terminal)  # type: ignore[method-assign]
-        self.state_info = func(self.state_info)  # type: ignore[method-assign]
-        self.transition_info = func(self.transition_info)  # type: ignore[method-assign]
+        below = {name: getattr(self, name) for name in _FUNCTIONAL_METHODS}
+        for name, method in below.items():
+            setattr(self, name, func(_calling_below(self, method, below)))
         self.step_info = self.transition_info
 
     def render_image(
