@@ -156,7 +156,7 @@ def test_gymnasium_s_jax_envs_through_vecgym_match_gymnasium() -> None:
     and sync) seed for seed as Gymnasium's, vecgym's AsyncVectorEnv as its SyncVectorEnv, the
     modules Gymnasium's own, and ``FunctionalJaxEnv`` over a vecgym ``FuncEnv`` (in a fresh
     interpreter: tests/support/jax_envs_check.py)."""
-    run_jax_script("jax_envs_check.py", needs=("flax",))
+    run_jax_script("jax_envs_check", needs=("flax",))
 
 
 @pytest.mark.parametrize("env_id", ["phys2d/CartPole-v1", "tabular/Blackjack-v0"])

@@ -1,5 +1,5 @@
-"""Run as a script (``python jax_envs_check.py``), never imported by the tests: jax starts threads
-and warns at every later ``fork``, so it stays out of the pytest process.
+"""Run as a script (``python -m tests.support.jax_envs_check``), never imported by the tests: jax
+starts threads and warns at every later ``fork``, so it stays out of the pytest process.
 
 Gymnasium's jax environments through vecgym, against Gymnasium itself:
 
@@ -28,30 +28,13 @@ import jax.numpy as jnp
 import numpy as np
 
 import vecgym
+from tests.support.space_values import assert_same_value
 from vecgym.spaces import Box, Discrete
 
 JAX_IDS = [env_id for env_id in gymnasium.registry if env_id.startswith(("phys2d/", "tabular/"))]
 
 
-def same(ours: Any, theirs: Any, where: str) -> None:
-    """Equal values of the same type (dicts key by key)."""
-    assert type(ours) is type(theirs), (where, type(ours), type(theirs))
-    if isinstance(ours, dict):
-        assert list(ours) == list(theirs), (where, list(ours), list(theirs))
-        for key in ours:
-            same(ours[key], theirs[key], f"{where}[{key!r}]")
-        return
-    if isinstance(ours, tuple):
-        assert len(ours) == len(theirs), (where, ours, theirs)
-        for k, (part, ref) in enumerate(zip(ours, theirs, strict=True)):
-            same(part, ref, f"{where}[{k}]")
-        return
-    ours_array, theirs_array = np.asarray(ours), np.asarray(theirs)
-    assert ours_array.dtype == theirs_array.dtype, (where, ours_array.dtype, theirs_array.dtype)
-    assert np.array_equal(ours_array, theirs_array), (where, ours, theirs)
-
-
-def actions_for(env_id: str, count: int, space: Any) -> list[Any]:
+def actions_for(count: int, space: Any) -> list[Any]:
     """``count`` actions of Gymnasium's ``space``, drawn with a fixed seed."""
     space.seed(7)
     return [space.sample() for _ in range(count)]
@@ -73,14 +56,14 @@ def check_single(env_id: str) -> None:
     assert ours.spec is not None
     assert theirs.spec is not None
     assert ours.spec.max_episode_steps == theirs.spec.max_episode_steps, env_id
-    actions = actions_for(env_id, 300, theirs.action_space)
+    actions = actions_for(300, theirs.action_space)
     for seed in (0, 1):
-        same(ours.reset(seed=seed), theirs.reset(seed=seed), f"{env_id} reset({seed})")
+        assert_same_value(ours.reset(seed=seed), theirs.reset(seed=seed), f"{env_id} reset({seed})")
         for t, action in enumerate(actions):
             out, ref = ours.step(action), theirs.step(action)
-            same(out, ref, f"{env_id} seed {seed} step {t}")
+            assert_same_value(out, ref, f"{env_id} seed {seed} step {t}")
             if ref[2] or ref[3]:
-                same(ours.reset(), theirs.reset(), f"{env_id} reset after step {t}")
+                assert_same_value(ours.reset(), theirs.reset(), f"{env_id} reset after step {t}")
     ours.close()
     theirs.close()
 
@@ -96,10 +79,10 @@ def check_vector(env_id: str, mode: str | None) -> None:
     assert type(ours.unwrapped).__name__ in {type(theirs).__name__, "GymnasiumVectorEnv"}, where
     # past Pendulum's truncation at 200 steps; Blackjack's and CliffWalking's steps are slow in
     # jax, and 60 of them cover many episode ends
-    actions = actions_for(env_id, 60 if env_id.startswith("tabular/") else 210, theirs.action_space)
-    same(ours.reset(seed=5), theirs.reset(seed=5), f"{where} reset")
+    actions = actions_for(60 if env_id.startswith("tabular/") else 210, theirs.action_space)
+    assert_same_value(ours.reset(seed=5), theirs.reset(seed=5), f"{where} reset")
     for t, action in enumerate(actions):
-        same(ours.step(action), theirs.step(action), f"{where} step {t}")
+        assert_same_value(ours.step(action), theirs.step(action), f"{where} step {t}")
     ours.close()
     theirs.close()
 
@@ -110,10 +93,10 @@ def check_async(env_id: str) -> None:
     sync = vecgym.vector.SyncVectorEnv(fns)
     env = vecgym.vector.AsyncVectorEnv(fns, num_workers=2)
     try:
-        actions = actions_for(env_id, 200, sync.action_space)
-        same(env.reset(seed=11), sync.reset(seed=11), f"{env_id} async reset")
+        actions = actions_for(200, sync.action_space)
+        assert_same_value(env.reset(seed=11), sync.reset(seed=11), f"{env_id} async reset")
         for t, action in enumerate(actions):
-            same(env.step(action), sync.step(action), f"{env_id} async step {t}")
+            assert_same_value(env.step(action), sync.step(action), f"{env_id} async step {t}")
     finally:
         env.close()
         sync.close()
@@ -211,9 +194,11 @@ def check_functional_vector_env() -> None:
     assert isinstance(ours.observation_space, vecgym.spaces.Box)
     assert ours.observation_space.shape == theirs.observation_space.shape == (3, 1)
     actions = [jnp.full((3, 1), 0.25 * (k % 5 - 2), dtype=jnp.float32) for k in range(40)]
-    same(ours.reset(seed=3), theirs.reset(seed=3), "FunctionalJaxVectorEnv reset")
+    assert_same_value(ours.reset(seed=3), theirs.reset(seed=3), "FunctionalJaxVectorEnv reset")
     for t, action in enumerate(actions):
-        same(ours.step(action), theirs.step(action), f"FunctionalJaxVectorEnv step {t}")
+        assert_same_value(
+            ours.step(action), theirs.step(action), f"FunctionalJaxVectorEnv step {t}"
+        )
     single = [
         FunctionalJaxEnv(param_env(base, spaces))
         for base, spaces in (
@@ -221,9 +206,11 @@ def check_functional_vector_env() -> None:
             (GymnasiumFuncEnv, gymnasium.spaces),
         )
     ]
-    same(single[0].reset(seed=1), single[1].reset(seed=1), "FunctionalJaxEnv reset")
+    assert_same_value(single[0].reset(seed=1), single[1].reset(seed=1), "FunctionalJaxEnv reset")
     for t, action in enumerate(actions):
-        same(single[0].step(action[0]), single[1].step(action[0]), f"FunctionalJaxEnv step {t}")
+        assert_same_value(
+            single[0].step(action[0]), single[1].step(action[0]), f"FunctionalJaxEnv step {t}"
+        )
 
 
 def check_functional_env() -> None:

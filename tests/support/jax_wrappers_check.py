@@ -1,4 +1,5 @@
-"""Run as a script (``python jax_wrappers_check.py numpy|torch``), never imported by the tests:
+"""Run as a script (``python -m tests.support.jax_wrappers_check numpy|torch``), never imported by
+the tests:
 jax starts threads and warns at every later ``fork``, so it stays out of the pytest process.
 
 vecgym's ``JaxToNumpy`` / ``JaxToTorch`` and Gymnasium's, each around the same scripted env that
@@ -18,6 +19,7 @@ import jax.numpy as jnp
 import numpy as np
 
 import vecgym
+from tests.support.space_values import assert_same_value
 from vecgym.spaces import Box
 
 
@@ -49,24 +51,6 @@ class Theirs(_Script, gymnasium.Env[Any, Any]):
     action_space = gymnasium.spaces.Box(-1, 1, (2,), np.float32)
 
 
-def _same(ours: Any, theirs: Any, path: str) -> None:
-    assert type(ours) is type(theirs), (path, type(ours), type(theirs))
-    if isinstance(ours, tuple | list):
-        assert len(ours) == len(theirs), path
-        for i, (a, b) in enumerate(zip(ours, theirs, strict=True)):
-            _same(a, b, f"{path}[{i}]")
-    elif isinstance(ours, dict):
-        assert list(ours) == list(theirs), path
-        for key in ours:
-            _same(ours[key], theirs[key], f"{path}[{key!r}]")
-    elif hasattr(ours, "dtype") and hasattr(ours, "shape"):
-        assert ours.dtype == theirs.dtype, path
-        assert ours.shape == theirs.shape, path
-        assert np.array_equal(np.asarray(ours), np.asarray(theirs)), path
-    else:
-        assert ours == theirs, (path, ours, theirs)
-
-
 def main(target: str) -> None:
     if target == "numpy":
         ours: Any = vecgym.wrappers.JaxToNumpy(Ours())
@@ -84,9 +68,11 @@ def main(target: str) -> None:
         def action(values: list[float]) -> Any:
             return torch.tensor(values, dtype=torch.float32)
 
-    _same(ours.reset(seed=0), theirs.reset(seed=0), "reset")
+    assert_same_value(ours.reset(seed=0), theirs.reset(seed=0), "reset")
     for t in range(4):
-        _same(ours.step(action([0.25 * t, 0.5])), theirs.step(action([0.25 * t, 0.5])), f"step {t}")
+        assert_same_value(
+            ours.step(action([0.25 * t, 0.5])), theirs.step(action([0.25 * t, 0.5])), f"step {t}"
+        )
     print("ok")
 
 

@@ -21,26 +21,29 @@ def python_stdout(code: str, timeout: float = 120) -> str:
 
 
 def run_jax_wrappers_check(target: str) -> None:
-    """Run ``tests/support/jax_wrappers_check.py target`` in a fresh interpreter (the pytest
+    """Run ``tests.support.jax_wrappers_check target`` in a fresh interpreter (the pytest
     process runs without jax: see tests/conftest.py); skip where jax, or Gymnasium's array-API
     helper its wrappers need, is not installed."""
     needs = ("array-api-compat", *(["torch"] if target == "torch" else []))
-    run_jax_script("jax_wrappers_check.py", target, needs=needs)
+    run_jax_script("jax_wrappers_check", target, needs=needs)
 
 
-def run_jax_script(script: str, *args: str, needs: tuple[str, ...] = ()) -> None:
-    """Run ``tests/support/<script> args`` in a fresh interpreter (the pytest process runs without
-    jax: see tests/conftest.py); it must print ``ok`` last. Skip where jax or one of the
-    distributions ``needs`` is not installed."""
+def run_jax_script(name: str, *args: str, needs: tuple[str, ...] = ()) -> None:
+    """Run ``python -m tests.support.<name> args`` (from the repository root) in a fresh
+    interpreter (the pytest process runs without jax: see tests/conftest.py); it must print ``ok``
+    last. Skip where jax or one of the distributions ``needs`` is not installed."""
     # Installed distributions, not find_spec: the pytest process blocks `import jax`.
-    for name in ("jax", *needs):
+    for distribution in ("jax", *needs):
         try:
-            importlib.metadata.version(name)
+            importlib.metadata.version(distribution)
         except importlib.metadata.PackageNotFoundError:
-            pytest.skip(f"{name} is not installed (the test extra installs it)")
-    path = Path(__file__).with_name(script)
+            pytest.skip(f"{distribution} is not installed (the test extra installs it)")
     result = subprocess.run(
-        [sys.executable, str(path), *args], capture_output=True, text=True, timeout=300
+        [sys.executable, "-m", f"tests.support.{name}", *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=Path(__file__).resolve().parents[2],
     )
     assert result.returncode == 0, result.stderr[-4000:]
     assert result.stdout.strip().endswith("ok"), result.stdout

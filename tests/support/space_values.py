@@ -16,6 +16,11 @@ def _is_graph_instance(value: Any) -> bool:
     return type(value).__name__ == "GraphInstance" and isinstance(value, tuple)
 
 
+def _is_other_array(value: Any) -> bool:
+    """Whether ``value`` is an array of another framework than numpy (it has ``__dlpack__``)."""
+    return hasattr(value, "__dlpack__") and not isinstance(value, (np.ndarray, np.generic))
+
+
 def assert_same_value(ours: Any, theirs: Any, path: str = "value") -> None:
     """Fail unless ``ours`` and ``theirs`` are the same value, down to dtypes and container types.
 
@@ -35,6 +40,10 @@ def assert_same_value(ours: Any, theirs: Any, path: str = "value") -> None:
         assert ours.dtype == theirs.dtype, f"{path}: dtype {ours.dtype} != {theirs.dtype}"
         assert ours.shape == theirs.shape, f"{path}: shape {ours.shape} != {theirs.shape}"
         np.testing.assert_array_equal(ours, theirs, err_msg=path)
+    elif _is_other_array(ours):  # a jax or torch array: its dtype, shape and values
+        assert ours.dtype == theirs.dtype, f"{path}: dtype {ours.dtype} != {theirs.dtype}"
+        assert ours.shape == theirs.shape, f"{path}: shape {ours.shape} != {theirs.shape}"
+        np.testing.assert_array_equal(np.asarray(ours), np.asarray(theirs), err_msg=path)
     elif isinstance(ours, (tuple, list)):
         assert len(ours) == len(theirs), f"{path}: length {len(ours)} != {len(theirs)}"
         for i, (a, b) in enumerate(zip(ours, theirs, strict=True)):
