@@ -3,7 +3,7 @@
 Usage::
 
     python benchmarks/bench_interleaved.py [--workload halfcheetah] [--num-envs 64]
-        [--rounds 8] [--seconds 3] [--past-idle-wrappers]
+        [--rounds 8] [--seconds 3] [--past-idle-wrappers] [--without-infos]
 
 ``bench_mujoco.py`` and ``bench_atari.py`` measure the single env (the bound) once and then each
 runtime one after another, so a drift of the machine's speed between those measurements moves the
@@ -47,6 +47,12 @@ env step as the vector env. (They step with ``AutoresetEnv.env_step``, which app
 out themselves, about 0.1 us less per env step, 3% of a CartPole-v1 step, that this bound's loops
 still pay.)
 
+``--without-infos`` times, in each round, a second ``AsyncVectorEnv`` whose envs are wrapped to
+return an empty info from every ``step`` (:class:`_InfosDropped`) and prints its rate over the
+first vector env's: what the per-step infos cost the runtime (the single env of the bound keeps
+its infos; the wrapper's own call, a fraction of a microsecond per env step, counts against the
+second vector env, so the ratio understates that cost a little).
+
 Workloads: ``halfcheetah`` (``gymnasium.make("HalfCheetah-v5")``, as ``bench_mujoco.py``),
 ``pong`` (``ALE/Pong-v5`` with vecgym's ``AtariPreprocessing`` and ``FrameStackObservation(4)``,
 as ``bench_atari.py --vecgym-wrappers``) and ``cartpole`` (``vecgym.make("CartPole-v1")``, as
@@ -57,6 +63,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import multiprocessing
 import os
 import statistics
@@ -120,6 +127,25 @@ class _PastIdleWrappers:
 
     def close(self) -> None:
         self._auto.env.close()
+
+
+def _infos_dropped(make: Callable[[], Any]) -> Any:
+    """``make()`` wrapped so that its steps return an empty info (``--without-infos``)."""
+    import gymnasium
+
+    import vecgym
+
+    env = make()
+    base = vecgym.Wrapper if isinstance(env, vecgym.Env) else gymnasium.Wrapper
+
+    class _InfosDropped(base):  # type: ignore[misc, valid-type]
+        """The env's steps with an empty info (its resets keep theirs)."""
+
+        def step(self, action: Any) -> Any:
+            obs, reward, terminated, truncated, _ = self.env.step(action)
+            return obs, reward, terminated, truncated, {}
+
+    return _InfosDropped(env)
 
 
 def _build(workload: str, count: int, first: int, direct: bool = False) -> list[Any]:
@@ -387,6 +413,11 @@ def main() -> None:
         action="store_true",
         help="step the single env and the references past idle wrappers, as the vector envs do",
     )
+    parser.add_argument(
+        "--without-infos",
+        action="store_true",
+        help="also time a vector env whose envs return empty step infos (what the infos cost)",
+    )
     args = parser.parse_args()
     direct = args.past_idle_wrappers
     workload = args.workload or "halfcheetah"
@@ -405,6 +436,16 @@ def main() -> None:
         parent_envs=local,
     )
     stepper, actions = vector_stepper(envs, BenchTarget(env_id=workload))
+    bare = None
+    if args.without_infos:
+        bare_envs = AsyncVectorEnv(
+            [functools.partial(_infos_dropped, make)] * args.num_envs,
+            copy=False,
+            num_workers=workers,
+            parent_envs=local,
+        )
+        bare = vector_stepper(bare_envs, BenchTarget(env_id=workload))[0]
+    bare_ratios: list[float] = []
     pair = writing = None
     if cores == 2:
         pair = LockstepPair(workload, args.num_envs, local, actions, direct=direct)
@@ -423,8 +464,9 @@ def main() -> None:
             "| round | single env | one core, half the envs | lockstep pair (% of bound) "
             "| lockstep pair writing the outputs (% of bound) "
             "| AsyncVectorEnv, parent slice (% of bound) | vecgym / lockstep | vecgym / outputs |"
+            + (" infos dropped (% of bound) | infos dropped / vecgym |" if bare else "")
         )
-        print("|---:|---:|---:|---:|---:|---:|---:|---:|")
+        print("|---:|---:|---:|---:|---:|---:|---:|---:|" + ("---:|---:|" if bare else ""))
         for r in range(args.rounds):
             rate = measure_single_env(single, single_actions, args.seconds).steps_per_s
             bound = rate * min(cores, args.num_envs)
@@ -444,17 +486,29 @@ def main() -> None:
                 kept_out.append(vector / ceiling)
                 cells[3] = f"{ceiling:,.0f} ({100 * ceiling / bound:.1f}%)"
                 cells[6] = f"{100 * kept_out[-1]:.1f}%"
+            if bare is not None:
+                dropped = measure_stepper(bare, actions, args.seconds).steps_per_s
+                bare_ratios.append(dropped / vector)
+                cells.append(f"{dropped:,.0f} ({100 * dropped / bound:.1f}%)")
+                cells.append(f"{bare_ratios[-1]:.3f}")
             print(f"| {r} | " + " | ".join(cells) + " |", flush=True)
     finally:
         for reference in (pair, writing):
             if reference is not None:
                 reference.close()
+        if bare is not None:
+            bare.close()
         stepper.close()
         single.close()
     print(
         f"median {100 * statistics.median(shares):.1f}% of the bound "
         f"(range {100 * min(shares):.1f}-{100 * max(shares):.1f}%)"
     )
+    if bare_ratios:
+        print(
+            f"infos dropped / vecgym: median {statistics.median(bare_ratios):.3f} "
+            f"(range {min(bare_ratios):.3f}-{max(bare_ratios):.3f})"
+        )
     for name, ratios in (("lockstep pair", kept), ("pair writing the outputs", kept_out)):
         if ratios:
             print(
