@@ -36,11 +36,7 @@ def assert_same_value(ours: Any, theirs: Any, path: str = "value") -> None:
             assert_same_value(getattr(ours, field), getattr(theirs, field), f"{path}.{field}")
         return
     assert type(ours) is type(theirs), f"{path}: {type(ours)} != {type(theirs)}"
-    if isinstance(ours, np.ndarray):
-        assert ours.dtype == theirs.dtype, f"{path}: dtype {ours.dtype} != {theirs.dtype}"
-        assert ours.shape == theirs.shape, f"{path}: shape {ours.shape} != {theirs.shape}"
-        np.testing.assert_array_equal(ours, theirs, err_msg=path)
-    elif _is_other_array(ours):  # a jax or torch array: its dtype, shape and values
+    if isinstance(ours, np.ndarray) or _is_other_array(ours):  # numpy, jax or torch
         assert ours.dtype == theirs.dtype, f"{path}: dtype {ours.dtype} != {theirs.dtype}"
         assert ours.shape == theirs.shape, f"{path}: shape {ours.shape} != {theirs.shape}"
         np.testing.assert_array_equal(np.asarray(ours), np.asarray(theirs), err_msg=path)

@@ -32,8 +32,7 @@ import sys
 from types import ModuleType
 from typing import Any
 
-from vecgym import error
-from vecgym.envs.gymnasium_registry import _import_box2d_quietly
+from vecgym.envs.gymnasium_registry import _import_box2d_quietly, _missing_dependency
 
 __all__ = [
     "GymnasiumModuleAlias",
@@ -127,9 +126,7 @@ def gymnasium_package(name: str) -> ModuleType:
         message = MISSING_PACKAGE_MSG.format(
             name=name, gymnasium_name=gymnasium_name, extra=extra, cause=exc
         )
-        if isinstance(exc, ModuleNotFoundError):
-            raise error.DependencyModuleNotFound(message, name=exc.name, path=exc.path) from exc
-        raise error.DependencyNotInstalled(message) from exc
+        raise _missing_dependency(message, exc) from exc
 
 
 def reexport(package: ModuleType, namespace: dict[str, Any]) -> list[str]:

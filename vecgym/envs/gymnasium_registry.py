@@ -181,9 +181,17 @@ def _dependency_error(env_spec: EnvSpec, exc: Exception) -> Exception:
     missing = isinstance(exc, ImportError) or type(exc).__name__ == "DependencyNotInstalled"
     if not missing or _extra_installed(extra):
         return exc
-    message = DEPENDENCY_MSG.format(env_id=env_spec.id, extra=extra, cause=exc)
-    if isinstance(exc, ModuleNotFoundError):  # what Gymnasium raises there: the error is both
-        return error.DependencyModuleNotFound(message, name=exc.name, path=exc.path)
+    return _missing_dependency(
+        DEPENDENCY_MSG.format(env_id=env_spec.id, extra=extra, cause=exc), exc
+    )
+
+
+def _missing_dependency(message: str, cause: BaseException) -> error.DependencyNotInstalled:
+    """The error for a missing optional package, from the import error ``cause``: a
+    :class:`~vecgym.error.DependencyModuleNotFound` where ``cause`` is a ``ModuleNotFoundError``
+    (what Gymnasium lets through there: the error is both), else a ``DependencyNotInstalled``."""
+    if isinstance(cause, ModuleNotFoundError):
+        return error.DependencyModuleNotFound(message, name=cause.name, path=cause.path)
     return error.DependencyNotInstalled(message)
 
 
