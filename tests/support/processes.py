@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-__all__ = ["python_stdout", "run_jax_script", "run_jax_wrappers_check"]
+__all__ = ["python_stdout", "run_jax_script", "run_jax_wrappers_check", "run_support_script"]
 
 
 def python_stdout(code: str, timeout: float = 120) -> str:
@@ -29,11 +29,17 @@ def run_jax_wrappers_check(target: str) -> None:
 
 
 def run_jax_script(name: str, *args: str, needs: tuple[str, ...] = ()) -> None:
+    """:func:`run_support_script` for a script that needs jax (the pytest process runs without
+    jax: see tests/conftest.py); skip where jax or one of ``needs`` is not installed."""
+    run_support_script(name, *args, needs=("jax", *needs))
+
+
+def run_support_script(name: str, *args: str, needs: tuple[str, ...] = ()) -> str:
     """Run ``python -m tests.support.<name> args`` (from the repository root) in a fresh
-    interpreter (the pytest process runs without jax: see tests/conftest.py); it must print ``ok``
-    last. Skip where jax or one of the distributions ``needs`` is not installed."""
+    interpreter; it must succeed and print ``ok`` last. Skip where one of the distributions
+    ``needs`` is not installed. Its stdout."""
     # Installed distributions, not find_spec: the pytest process blocks `import jax`.
-    for distribution in ("jax", *needs):
+    for distribution in needs:
         try:
             importlib.metadata.version(distribution)
         except importlib.metadata.PackageNotFoundError:
@@ -47,3 +53,4 @@ def run_jax_script(name: str, *args: str, needs: tuple[str, ...] = ()) -> None:
     )
     assert result.returncode == 0, result.stderr[-4000:]
     assert result.stdout.strip().endswith("ok"), result.stdout
+    return result.stdout
