@@ -2,7 +2,8 @@
 
 Every runtime gets the same env functions (``gymnasium.make`` plus the workload's wrappers), as a
 user would pass them, except EnvPool, which builds its own env (its C++ version of the same
-workload). Actions are generated before timing; steps are timed and counted by
+workload) and PufferLib, whose vector envs take the same env functions, each in its
+``GymnasiumPufferEnv``. Actions are generated before timing; steps are timed and counted by
 :mod:`vecgym.cli.measure` (a warm-up first; a NEXT_STEP reset step is not an env step, in
 ``send`` / ``recv`` batches too: vecgym's are counted by env id, EnvPool's by ``elapsed_step``).
 The bound is the single-env rate (one env from the same functions, stepped in a plain loop)
@@ -10,7 +11,10 @@ times the usable cores; per-core figures divide a rate by the cores it could use
 runtime, else ``min(num_envs, cores)``. ``vecgym Async+parent`` is
 ``AsyncVectorEnv(parent_envs=...)`` with one worker fewer than the cores and the parent stepping
 an equal share of the envs; ``vecgym Async send/recv`` collects EnvPool-style
-(:data:`POOL_RUNTIME`), as ``EnvPool async`` does.
+(:data:`POOL_RUNTIME`), as ``EnvPool async`` does. PufferLib's ``Multiprocessing`` runs with one
+worker per core and with one fewer (its main process spins while it waits, so the first layout
+leaves its workers less than a core each); ``PufferLib Serial`` steps every env in one process.
+EnvPool's and PufferLib's rows are skipped, with a note, where the library is not installed.
 """
 
 from __future__ import annotations
@@ -30,9 +34,17 @@ from vecgym.cli.measure import (
     pool_stepper,
     usable_cores,
 )
-from vecgym.cli.runtimes import BenchTarget, envpool_stepper, parent_share, vector_stepper
+from vecgym.cli.runtimes import (
+    BenchTarget,
+    envpool_stepper,
+    parent_share,
+    puffer_stepper,
+    vector_stepper,
+)
 
 Row = dict[str, Any]
+#: The runtimes that step every env in one thread: their per-core figure is over one core.
+ONE_CORE_RUNTIMES = frozenset({"vecgym Sync", "Gymnasium Sync", "PufferLib Serial"})
 GYMNASIUM_SINGLE = "single env (Gymnasium's wrappers)"
 POOL_RUNTIME = "vecgym Async send/recv"
 """``AsyncVectorEnv(batch_size=num_envs // 2)`` collecting EnvPool-style: ``send`` the envs of the
@@ -54,6 +66,7 @@ def _runtimes(
     num_envs: int,
     envpool_make: Callable[[int, int], Any] | None,
     make_ours: Callable[[], Any],
+    puffer: bool = False,
 ) -> list[tuple[str, Callable[[], tuple[Stepper, list[Any]]]]]:
     import gymnasium
 
@@ -93,6 +106,19 @@ def _runtimes(
             ("EnvPool sync", lambda: envpool_stepper(envpool_make(num_envs, num_envs), 0))
         )
         runtimes.append(("EnvPool async", lambda: envpool_stepper(envpool_make(num_envs, half), 0)))
+    if puffer:
+        runtimes.append(
+            ("PufferLib Serial", lambda: puffer_stepper(make, "Serial", num_envs, None, 0))
+        )
+        for count in sorted({workers, usable_cores()}):
+
+            def multiprocessing(count: int = count) -> tuple[Stepper, list[Any]]:
+                return puffer_stepper(make, "Multiprocessing", num_envs, count, 0)
+
+            plural = "s" if count > 1 else ""
+            runtimes.append(
+                (f"PufferLib Multiprocessing ({count} worker{plural})", multiprocessing)
+            )
     return runtimes
 
 
@@ -104,6 +130,7 @@ def run(
     seconds: float,
     json_path: str | None,
     make_ours: Callable[[], Any] | None = None,
+    puffer: bool = False,
 ) -> list[Row]:
     """Measure every runtime at each ``num_envs`` and print a markdown table.
 
@@ -117,6 +144,7 @@ def run(
         make_ours: the env function of vecgym's runtimes and of the single env (the bound), when
             they run the workload built from vecgym's own wrappers (Gymnasium's runtimes keep
             ``make``, whose single-env rate is then a row of its own); ``None``: ``make``.
+        puffer: add PufferLib's rows (``Serial`` and ``Multiprocessing``, over ``make``).
     """
     cores = usable_cores()
     load_start = os.getloadavg()
@@ -128,7 +156,7 @@ def run(
         rate = _single(make, seconds)
         rows.append({"num_envs": 1, "runtime": GYMNASIUM_SINGLE, "steps_per_s": rate, "cores": 1})
     for num_envs in num_envs_list:
-        for name, build in _runtimes(make, num_envs, envpool_make, ours):
+        for name, build in _runtimes(make, num_envs, envpool_make, ours, puffer):
             stepper, actions = build()
             try:
                 rate = measure_stepper(stepper, actions, seconds).steps_per_s
@@ -140,7 +168,7 @@ def run(
                     "runtime": name,
                     "steps_per_s": rate,
                     # a Sync runtime steps everything in one process: one core
-                    "cores": 1 if name.endswith("Sync") else min(num_envs, cores),
+                    "cores": 1 if name in ONE_CORE_RUNTIMES else min(num_envs, cores),
                 }
             )
     load_end = os.getloadavg()
@@ -189,8 +217,8 @@ def main(
 ) -> None:
     """The command line of a benchmark script: parse ``--num-envs`` / ``--seconds`` / ``--json``
     (and ``--vecgym-wrappers`` where the script has ``make_ours``: vecgym's runtimes then run
-    the workload built from vecgym's wrappers) and :func:`run` (EnvPool's rows are skipped, with
-    a note, when it is not installed)."""
+    the workload built from vecgym's wrappers) and :func:`run` (EnvPool's and PufferLib's rows
+    are skipped, with a note, when the library is not installed)."""
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--num-envs", type=int, nargs="+", default=[default_num_envs])
     parser.add_argument("--seconds", type=float, default=3.0)
@@ -210,6 +238,13 @@ def main(
     except ImportError:
         print("EnvPool is not installed (pip install envpool): its rows are skipped")
         maybe_envpool = None
+    try:
+        import pufferlib.vector  # noqa: F401
+
+        puffer = True
+    except ImportError:
+        print("PufferLib is not installed (pip install pufferlib): its rows are skipped")
+        puffer = False
     if ours is not None:
         title += " (vecgym's wrappers for vecgym's runtimes)"
-    run(title, make, maybe_envpool, args.num_envs, args.seconds, args.json, ours)
+    run(title, make, maybe_envpool, args.num_envs, args.seconds, args.json, ours, puffer)

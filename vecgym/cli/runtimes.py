@@ -50,6 +50,7 @@ __all__ = [
     "envpool_stepper",
     "parent_share",
     "pool_batch_size",
+    "puffer_stepper",
     "vecgym_runtimes",
     "vector_stepper",
 ]
@@ -338,40 +339,58 @@ class _GymnasiumFactory:
 # --- PufferLib ----------------------------------------------------------------------------------
 def _puffer(backend: str) -> Callable[[BenchTarget, int, int | None], tuple[Stepper, list[Any]]]:
     def build(target: BenchTarget, num_envs: int, workers: int | None) -> tuple[Stepper, list[Any]]:
-        emulation = _import("pufferlib.emulation", "pufferlib", "PufferLib")
-        vector = _import("pufferlib.vector", "pufferlib", "PufferLib")
-        import gymnasium
-
+        _import("pufferlib.vector", "pufferlib", "PufferLib")
         _gymnasium_spec(target)
         factory = _GymnasiumFactory(target.env_id, target.env_kwargs)
-
-        def creator(*args: Any, **kwargs: Any) -> Any:
-            # PufferLib >= 2 passes its shared buffer (``buf``) and ``seed`` to the creator.
-            passed = {key: kwargs[key] for key in ("buf", "seed") if key in kwargs}
-            return emulation.GymnasiumPufferEnv(env_creator=factory, **passed)
-
-        options: dict[str, Any] = {"num_envs": num_envs}
-        if backend == "Multiprocessing":
-            options["num_workers"] = workers or 1
-        try:
-            envs = vector.make(creator, backend=getattr(vector, backend), **options)
-        except Exception as exc:  # an API difference between PufferLib versions
-            raise Unavailable(PUFFER_FAILED_MSG.format(error=exc)) from exc
-        actions = _sampled_or_close(
-            envs,
-            lambda: gymnasium.vector.utils.batch_space(envs.single_action_space, num_envs),
-            target.seed,
-        )
-
-        def step(actions: Any) -> np.ndarray:
-            _, _, terminals, truncations, _ = envs.step(actions)
-            return np.logical_or(terminals, truncations)
-
-        # PufferLib's emulation resets an ended env within the step: count every step.
-        stepper = Stepper(num_envs, lambda seed: envs.reset(seed=seed), step, envs.close, COUNT_ALL)
-        return stepper, actions
+        return puffer_stepper(factory, backend, num_envs, workers, target.seed)
 
     return build
+
+
+def puffer_stepper(
+    factory: Callable[[], Any], backend: str, num_envs: int, workers: int | None, seed: int
+) -> tuple[Stepper, list[Any]]:
+    """``num_envs`` Gymnasium envs from ``factory`` in PufferLib's vector env of ``backend``
+    (``"Serial"`` or ``"Multiprocessing"``, with ``workers`` processes, 1 if ``None``), each in
+    PufferLib's ``GymnasiumPufferEnv``, as a stepper with its actions.
+
+    PufferLib's workers and its main process wait for each other by spinning without sleeping
+    (a worker sleeps only after half a second without work), so with as many workers as cores the
+    main process takes a core's time from them.
+
+    Raises:
+        Unavailable: PufferLib is not installed, or could not build the vector env (an API
+            difference between PufferLib versions).
+    """
+    emulation = _import("pufferlib.emulation", "pufferlib", "PufferLib")
+    vector = _import("pufferlib.vector", "pufferlib", "PufferLib")
+    import gymnasium
+
+    def creator(*args: Any, **kwargs: Any) -> Any:
+        # PufferLib >= 2 passes its shared buffer (``buf``) and ``seed`` to the creator.
+        passed = {key: kwargs[key] for key in ("buf", "seed") if key in kwargs}
+        return emulation.GymnasiumPufferEnv(env_creator=factory, **passed)
+
+    options: dict[str, Any] = {"num_envs": num_envs}
+    if backend == "Multiprocessing":
+        options["num_workers"] = workers or 1
+    try:
+        envs = vector.make(creator, backend=getattr(vector, backend), **options)
+    except Exception as exc:  # an API difference between PufferLib versions
+        raise Unavailable(PUFFER_FAILED_MSG.format(error=exc)) from exc
+    actions = _sampled_or_close(
+        envs,
+        lambda: gymnasium.vector.utils.batch_space(envs.single_action_space, num_envs),
+        seed,
+    )
+
+    def step(actions: Any) -> np.ndarray:
+        _, _, terminals, truncations, _ = envs.step(actions)
+        return np.logical_or(terminals, truncations)
+
+    # PufferLib's emulation resets an ended env within the step: count every step.
+    stepper = Stepper(num_envs, lambda seed: envs.reset(seed=seed), step, envs.close, COUNT_ALL)
+    return stepper, actions
 
 
 # --- EnvPool -------------------------------------------------------------------------------------
