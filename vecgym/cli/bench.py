@@ -57,8 +57,9 @@ CAPTION = (
     "implementation (numpy for vecgym's envs), so it can pass 100%; "
     "'async+parent (N envs)': the parent steps N envs itself beside the workers (no crash "
     "isolation for those); 'send-recv' and 'envpool-async' (--compare) keep every env in "
-    "flight and receive batches of half of them; x sync = steps/s / vecgym sync's at the same "
-    "num_envs"
+    "flight and receive batches of half of them; 'pufferlib-mp' (--compare): PufferLib's main "
+    "process and workers spin while they wait, so with a worker on every core they compete "
+    "for the cores; x sync = steps/s / vecgym sync's at the same num_envs"
 )
 OTHER_WORKLOAD_MSG = (
     "{runtimes}: another workload, not comparable with the other rows: one env's observation "

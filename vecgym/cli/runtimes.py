@@ -388,8 +388,11 @@ def puffer_stepper(
         _, _, terminals, truncations, _ = envs.step(actions)
         return np.logical_or(terminals, truncations)
 
-    # PufferLib's emulation resets an ended env within the step: count every step.
-    stepper = Stepper(num_envs, lambda seed: envs.reset(seed=seed), step, envs.close, COUNT_ALL)
+    # PufferLib (3.0) resets an ended env at its next step, whose action it drops, as NEXT_STEP
+    # autoreset does: that step is not counted.
+    stepper = Stepper(
+        num_envs, lambda seed: envs.reset(seed=seed), step, envs.close, COUNT_NEXT_STEP
+    )
     return stepper, actions
 
 
