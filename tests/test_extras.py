@@ -15,7 +15,7 @@ from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
 from tests.support.extras_check import PYGAME_DISTRIBUTIONS
-from tests.support.processes import run_support_script
+from tests.support.processes import installed, run_support_script
 
 #: vecgym's extras for the families of real envs that run through Gymnasium's registry, each with
 #: Gymnasium's extra of the same name.
@@ -24,14 +24,6 @@ FAMILIES = ("atari", "mujoco", "box2d")
 
 def _requirements(distribution: str) -> list[Requirement]:
     return [Requirement(line) for line in importlib.metadata.requires(distribution) or []]
-
-
-def _installed(distribution: str) -> bool:
-    try:
-        importlib.metadata.distribution(distribution)
-    except importlib.metadata.PackageNotFoundError:
-        return False
-    return True
 
 
 def brought(distribution: str, extra: str) -> set[str]:
@@ -54,7 +46,7 @@ def brought(distribution: str, extra: str) -> set[str]:
                 continue  # the distribution's own dependencies, not the extra's
             required = canonicalize_name(requirement.name)
             names.add(required)
-            if _installed(required):
+            if installed(required):
                 pending.extend((required, asked) for asked in requirement.extras)
     return names
 
@@ -66,7 +58,7 @@ def _extras(distribution: str) -> list[str]:
 @pytest.fixture(autouse=True)
 def _metadata() -> None:
     for distribution in ("vecgym", "gymnasium"):
-        if not _installed(distribution):
+        if not installed(distribution):
             pytest.skip(f"{distribution} is not installed as a distribution (pip install -e .)")
 
 

@@ -12,7 +12,6 @@ one).
 from __future__ import annotations
 
 import importlib
-import importlib.metadata
 import subprocess
 import sys
 import textwrap
@@ -22,7 +21,7 @@ import numpy as np
 import pytest
 
 import vecgym
-from tests.support.processes import run_jax_script
+from tests.support.processes import installed, run_jax_script
 from vecgym.utils.env_checker import data_equivalence
 
 gymnasium = pytest.importorskip("gymnasium")
@@ -137,17 +136,8 @@ def test_a_missing_extra_names_it(package: str, blocked: str, extra: str) -> Non
     # Gymnasium's jax modules fail to import with ModuleNotFoundError: so does vecgym's error
     # (Gymnasium's jax modules import jax before flax: where jax is not installed, it is missing)
     jax_module = extra == "jax"
-    name = (blocked if _installed("jax") else "jax") if jax_module else None
+    name = (blocked if installed("jax") else "jax") if jax_module else None
     assert out.splitlines()[-1] == f"ModuleNotFoundError: {jax_module} {name}"
-
-
-def _installed(distribution: str) -> bool:
-    """Whether ``distribution`` is installed (not find_spec: the pytest process blocks jax)."""
-    try:
-        importlib.metadata.version(distribution)
-    except importlib.metadata.PackageNotFoundError:
-        return False
-    return True
 
 
 @pytest.mark.slow

@@ -9,7 +9,23 @@ from pathlib import Path
 
 import pytest
 
-__all__ = ["python_stdout", "run_jax_script", "run_jax_wrappers_check", "run_support_script"]
+__all__ = [
+    "installed",
+    "python_stdout",
+    "run_jax_script",
+    "run_jax_wrappers_check",
+    "run_support_script",
+]
+
+
+def installed(distribution: str) -> bool:
+    """Whether the distribution is installed (its metadata, not ``find_spec``: the pytest process
+    blocks ``import jax``)."""
+    try:
+        importlib.metadata.distribution(distribution)
+    except importlib.metadata.PackageNotFoundError:
+        return False
+    return True
 
 
 def python_stdout(code: str, timeout: float = 120) -> str:
@@ -40,9 +56,7 @@ def run_support_script(name: str, *args: str, needs: tuple[str, ...] = ()) -> st
     ``needs`` is not installed. Its stdout."""
     # Installed distributions, not find_spec: the pytest process blocks `import jax`.
     for distribution in needs:
-        try:
-            importlib.metadata.version(distribution)
-        except importlib.metadata.PackageNotFoundError:
+        if not installed(distribution):
             pytest.skip(f"{distribution} is not installed (the test extra installs it)")
     result = subprocess.run(
         [sys.executable, "-m", f"tests.support.{name}", *args],
