@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from vecgym.cli.measure import COUNT_NEXT_STEP, measure_stepper
-from vecgym.cli.runtimes import puffer_stepper
+from vecgym.cli.runtimes import puffer_creator, puffer_stepper
 
 
 @pytest.fixture
@@ -34,12 +34,7 @@ def _cartpole() -> Any:
 def test_pufferlib_resets_an_ended_env_at_its_next_step(pufferlib_vector: Any) -> None:
     # What the stepper's NEXT_STEP counting rests on: the step after an episode's end returns the
     # reset's observation with no reward, whatever its action.
-    from pufferlib.emulation import GymnasiumPufferEnv
-
-    def creator(*args: Any, **kwargs: Any) -> Any:
-        passed = {key: kwargs[key] for key in ("buf", "seed") if key in kwargs}
-        return GymnasiumPufferEnv(env_creator=_cartpole, **passed)
-
+    creator = puffer_creator(_cartpole)
     envs = pufferlib_vector.make(creator, backend=pufferlib_vector.Serial, num_envs=1)
     try:
         envs.reset(seed=0)

@@ -50,6 +50,7 @@ __all__ = [
     "envpool_stepper",
     "parent_share",
     "pool_batch_size",
+    "puffer_creator",
     "puffer_stepper",
     "vecgym_runtimes",
     "vector_stepper",
@@ -339,12 +340,29 @@ class _GymnasiumFactory:
 # --- PufferLib ----------------------------------------------------------------------------------
 def _puffer(backend: str) -> Callable[[BenchTarget, int, int | None], tuple[Stepper, list[Any]]]:
     def build(target: BenchTarget, num_envs: int, workers: int | None) -> tuple[Stepper, list[Any]]:
-        _import("pufferlib.vector", "pufferlib", "PufferLib")
+        _import("pufferlib.vector", "pufferlib", "PufferLib")  # missing: said before the spec
         _gymnasium_spec(target)
         factory = _GymnasiumFactory(target.env_id, target.env_kwargs)
         return puffer_stepper(factory, backend, num_envs, workers, target.seed)
 
     return build
+
+
+def puffer_creator(factory: Callable[[], Any]) -> Callable[..., Any]:
+    """The env creator PufferLib's ``vector.make`` takes: each call wraps a Gymnasium env from
+    ``factory`` in PufferLib's ``GymnasiumPufferEnv`` (PufferLib >= 2 passes its shared buffer,
+    ``buf``, and ``seed`` to the creator: both handed on).
+
+    Raises:
+        Unavailable: PufferLib is not installed.
+    """
+    emulation = _import("pufferlib.emulation", "pufferlib", "PufferLib")
+
+    def creator(*args: Any, **kwargs: Any) -> Any:
+        passed = {key: kwargs[key] for key in ("buf", "seed") if key in kwargs}
+        return emulation.GymnasiumPufferEnv(env_creator=factory, **passed)
+
+    return creator
 
 
 def puffer_stepper(
@@ -362,20 +380,14 @@ def puffer_stepper(
         Unavailable: PufferLib is not installed, or could not build the vector env (an API
             difference between PufferLib versions).
     """
-    emulation = _import("pufferlib.emulation", "pufferlib", "PufferLib")
     vector = _import("pufferlib.vector", "pufferlib", "PufferLib")
     import gymnasium
-
-    def creator(*args: Any, **kwargs: Any) -> Any:
-        # PufferLib >= 2 passes its shared buffer (``buf``) and ``seed`` to the creator.
-        passed = {key: kwargs[key] for key in ("buf", "seed") if key in kwargs}
-        return emulation.GymnasiumPufferEnv(env_creator=factory, **passed)
 
     options: dict[str, Any] = {"num_envs": num_envs}
     if backend == "Multiprocessing":
         options["num_workers"] = workers or 1
     try:
-        envs = vector.make(creator, backend=getattr(vector, backend), **options)
+        envs = vector.make(puffer_creator(factory), backend=getattr(vector, backend), **options)
     except Exception as exc:  # an API difference between PufferLib versions
         raise Unavailable(PUFFER_FAILED_MSG.format(error=exc)) from exc
     actions = _sampled_or_close(
