@@ -10,6 +10,7 @@ loads them.
 from __future__ import annotations
 
 import importlib
+import os
 from typing import TYPE_CHECKING, Any
 
 from vecgym import error, logger, spaces
@@ -30,6 +31,10 @@ if TYPE_CHECKING:  # pragma: no cover - names resolved lazily below
     )
 
 __version__ = "0.1.0"
+
+# As ``import gymnasium`` does: pygame (the ``human`` extra's display, Gymnasium's Box2D envs)
+# prints a banner on import unless this is set; a value the user set is kept.
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "hide")
 
 # Names served by ``vecgym.envs.registration``: importing it also registers the built-in envs.
 _REGISTRATION_NAMES = frozenset(

@@ -184,12 +184,13 @@ def _table(header: list[str] | None, rows: list[list[str]]) -> list[str]:
 
 def _spec_row(env_id: str) -> list[str]:
     import vecgym
+    from vecgym.core.registration import vector_entry_point_of
 
     spec = vecgym.spec(env_id)
     kwargs = ", ".join(f"{k}={v!r}" for k, v in spec.kwargs.items()) or "-"
     steps = "-" if spec.max_episode_steps is None else str(spec.max_episode_steps)
     threshold = "-" if spec.reward_threshold is None else str(spec.reward_threshold)
-    vector = "yes" if spec.vector_entry_point else "no"
+    vector = "yes" if vector_entry_point_of(spec) else "no"
     return [f"``{env_id}``", f"``{kwargs}``", steps, threshold, vector]
 
 
@@ -275,7 +276,9 @@ def index_page(all_families: list[EnvFamily]) -> str:
     lines += [
         "The environments that ship with vecgym, each the same step for step and seed for seed as",
         "Gymnasium's, and each with a numpy-vectorised version "
-        '(``vectorization_mode="vector_entry_point"``).',
+        '(``vectorization_mode="vector_entry_point"``). Without a ``vectorization_mode``,',
+        "``make_vec`` builds what Gymnasium's does: the numpy-vectorised env for CartPole, a",
+        "``SyncVectorEnv`` for the others.",
         "",
     ]
     groups: dict[str, list[EnvFamily]] = {}

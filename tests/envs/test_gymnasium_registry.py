@@ -69,6 +69,7 @@ def test_make_matches_gymnasium_make_seed_for_seed(env_id: str) -> None:
     assert isinstance(env.observation_space, vecgym.spaces.Box)
     reference = gymnasium.make(env_id)
     assert _wrapper_names(env) == _wrapper_names(reference)
+    assert str(env) == repr(env) == str(reference)  # <...<LunarLander<LunarLander-v3>>...>
     assert_same_rollouts(rollout(env, 123, 60), rollout(reference, 123, 60))
 
 

@@ -498,6 +498,34 @@ def test_make_vec_defaults_to_sync_without_vector_entry_point() -> None:
         env.close()
 
 
+BUILT_IN_IDS = [
+    env_id
+    for env_id, env_spec in registry.items()
+    if isinstance(env_spec.entry_point, str) and env_spec.entry_point.startswith("vecgym.envs.")
+]
+
+
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")  # CartPole-v0 is an old version
+@pytest.mark.parametrize("env_id", BUILT_IN_IDS)
+def test_make_vec_default_builds_what_gymnasium_builds(env_id: str) -> None:
+    gymnasium = pytest.importorskip("gymnasium")
+    ours, theirs = make_vec(env_id, num_envs=2), gymnasium.make_vec(env_id, num_envs=2)
+    try:
+        assert type(ours).__name__ == type(theirs).__name__
+        assert (vecgym.spec(env_id).vector_entry_point is None) == (
+            gymnasium.spec(env_id).vector_entry_point is None
+        )
+        assert ours.spec.kwargs == theirs.spec.kwargs
+        if isinstance(theirs, gymnasium.vector.SyncVectorEnv):  # what code reaches through it
+            assert [env.spec.id for env in ours.envs] == [env_id, env_id]
+            assert ours.get_attr("spec") == (ours.envs[0].spec, ours.envs[1].spec)
+            ours.reset(seed=3)
+            assert ours.get_attr("np_random_seed") == (3, 4)
+    finally:
+        ours.close()
+        theirs.close()
+
+
 def test_make_vec_async_mode() -> None:
     async_vector_env = vecgym.vector.AsyncVectorEnv
     register("VecAsync-v0", entry_point=ENTRY)

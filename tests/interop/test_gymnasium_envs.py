@@ -221,6 +221,10 @@ def test_adapter_exposes_converted_spaces_and_forwards_the_env() -> None:
     assert inner.unwrapped.np_random is generator
     assert str(env).startswith("<GymnasiumEnv<TimeLimit")
     env.close()
+    raw = GymnasiumEnv(inner.unwrapped)  # over a raw env it shows as the raw env does
+    assert str(raw) == repr(raw) == str(inner.unwrapped) == "<CartPoleEnv<CartPole-v1>>"
+    raw.spec = None
+    assert str(raw) == "<CartPoleEnv instance>"
 
 
 def test_adapter_reaches_attributes_of_the_gymnasium_env() -> None:

@@ -28,10 +28,16 @@ def installed(distribution: str) -> bool:
     return True
 
 
-def python_stdout(code: str, timeout: float = 120) -> str:
-    """Run ``python -c code``; it must succeed. Its stdout, stripped."""
+def python_stdout(code: str, timeout: float = 120, env: dict[str, str] | None = None) -> str:
+    """Run ``python -c code`` (in ``env``, if given, else this process's environment); it must
+    succeed. Its stdout, stripped."""
     result = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=timeout, check=True
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=True,
+        env=env,
     )
     return result.stdout.strip()
 

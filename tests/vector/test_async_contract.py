@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import multiprocessing
+import os
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -179,6 +180,34 @@ def test_defaults() -> None:
 def test_bad_constructor_arguments(kwargs: dict[str, Any], exc: type[Exception]) -> None:
     with pytest.raises(exc):
         AsyncVectorEnv(_fns(), **kwargs)
+
+
+class _RecordingFn:
+    """An env fn that appends the pid of the process calling it to a file."""
+
+    def __init__(self, path: Any) -> None:
+        self.path = path
+
+    def __call__(self) -> CountingEnv:
+        with open(self.path, "a") as log:
+            log.write(f"{os.getpid()}\n")
+        return CountingEnv()
+
+
+def test_each_env_fn_is_called_once_in_a_worker(tmp_path: Any) -> None:
+    # Gymnasium also calls env_fns[0] in the parent, for the spaces; vecgym's workers report them
+    paths = [tmp_path / f"env{i}.log" for i in range(NUM_ENVS)]
+    envs = AsyncVectorEnv([_RecordingFn(path) for path in paths], num_workers=2)
+    try:
+        assert envs.single_observation_space == CountingEnv().observation_space
+        envs.reset(seed=0)
+        calls = [path.read_text().split() for path in paths]
+        assert [len(pids) for pids in calls] == [1] * NUM_ENVS
+        workers = {str(process.pid) for process in envs.processes}
+        assert {pid for pids in calls for pid in pids} == workers
+        assert str(os.getpid()) not in workers
+    finally:
+        envs.close()
 
 
 def test_env_fns_must_be_callables() -> None:

@@ -72,6 +72,7 @@ def _run_list(args: argparse.Namespace) -> int:
 def _list_report(specs: dict[str, Any]) -> dict[str, Any]:
     """``vecgym list --json``: each id with the parts of its spec that JSON can hold."""
     from vecgym.cli import output
+    from vecgym.core.registration import vector_entry_point_of
 
     def entry_point(value: Any) -> str | None:
         if value is None or isinstance(value, str):
@@ -88,7 +89,9 @@ def _list_report(specs: dict[str, Any]) -> dict[str, Any]:
                 "name": spec.name,
                 "version": spec.version,
                 "entry_point": entry_point(spec.entry_point),
-                "vector_entry_point": entry_point(spec.vector_entry_point),
+                # what vectorization_mode="vector_entry_point" builds, vecgym's own numpy
+                # versions of the envs that Gymnasium does not vectorise included
+                "vector_entry_point": entry_point(vector_entry_point_of(spec)),
                 "max_episode_steps": spec.max_episode_steps,
             }
             for env_id, spec in sorted(specs.items())

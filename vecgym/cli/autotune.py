@@ -251,11 +251,12 @@ def run(args: argparse.Namespace) -> int:
 def _autotune(args: argparse.Namespace, json_out: IO[Any] | None) -> int:
     import vecgym
     from vecgym.cli import args as cli_args
+    from vecgym.core.registration import vector_entry_point_of
 
     cores = usable_cores()
     workers = args.workers or list(range(1, cores + 1))
     candidates = grid(workers, args.envs_per_worker, args.num_envs)
-    has_vector = vecgym.spec(args.env_id).vector_entry_point is not None
+    has_vector = vector_entry_point_of(vecgym.spec(args.env_id)) is not None
     sizes = sorted({c.num_envs for c in candidates})
     total = 1 + len(candidates) + (len(sizes) if has_vector else 0)
     rates: list[tuple[Candidate, float]] = []

@@ -228,8 +228,9 @@ def _build_vecgym_vector(
     target: BenchTarget, num_envs: int, workers: int | None
 ) -> tuple[Stepper, list[Any]]:
     import vecgym
+    from vecgym.core.registration import vector_entry_point_of
 
-    if vecgym.spec(target.env_id).vector_entry_point is None:
+    if vector_entry_point_of(vecgym.spec(target.env_id)) is None:
         raise Unavailable(NO_VECTOR_ENTRY_MSG.format(env_id=target.env_id))
     kwargs = dict(target.env_kwargs)
     if target.autoreset_mode != "NextStep":

@@ -689,6 +689,18 @@ class GymnasiumEnv(WritesThrough, Env[Any, Any]):
     def _inner_set(self, inner: Any, name: str, value: Any) -> None:
         setattr(inner.unwrapped, name, value)
 
+    def __str__(self) -> str:
+        """Over a raw Gymnasium env (as ``make`` builds for an id of Gymnasium's registry), the
+        raw env's own form with the adapter's spec, ``<LunarLander<LunarLander-v3>>``, as it
+        shows under ``gymnasium.make``; over a wrapper stack, ``<GymnasiumEnv<TimeLimit<...>>>``.
+        """
+        raw = self.gymnasium_env.unwrapped
+        if self.gymnasium_env is not raw:
+            return super().__str__()
+        if self.spec is None:
+            return f"<{type(raw).__name__} instance>"
+        return f"<{type(raw).__name__}<{self.spec.id}>>"
+
     def has_wrapper_attr(self, name: str) -> bool:
         """Whether the adapter or a layer of the Gymnasium env has attribute ``name``."""
         return self._is_own(name) or bool(self.gymnasium_env.has_wrapper_attr(name))

@@ -887,6 +887,27 @@ def register(
     )
 
 
+#: vecgym's numpy-vectorised versions of its built-in envs that Gymnasium does not vectorise, by
+#: the single env's entry point. They stay out of the specs' ``vector_entry_point`` so that the
+#: specs and ``make_vec``'s default (a ``SyncVectorEnv``, with ``envs``, ``call`` and
+#: ``get_attr``) are Gymnasium's; ``make_vec(..., vectorization_mode="vector_entry_point")``
+#: builds them (see :func:`vector_entry_point_of`).
+NUMPY_VECTORISED: dict[str, str] = {}
+
+
+def vector_entry_point_of(env_spec: EnvSpec) -> VectorEnvCreator | Callable[..., Any] | str | None:
+    """The vector env constructor that ``vectorization_mode="vector_entry_point"`` uses.
+
+    The spec's own ``vector_entry_point`` or, where it has none, vecgym's numpy-vectorised version
+    of the spec's entry point (:data:`NUMPY_VECTORISED`); ``None`` where there is neither.
+    """
+    if env_spec.vector_entry_point is not None:
+        return env_spec.vector_entry_point
+    if isinstance(env_spec.entry_point, str):
+        return NUMPY_VECTORISED.get(env_spec.entry_point)
+    return None
+
+
 def spec(env_id: str) -> EnvSpec:
     """The :class:`EnvSpec` registered under exactly ``env_id``; see :meth:`Registry.spec`.
 

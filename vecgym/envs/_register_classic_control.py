@@ -5,7 +5,7 @@ Imported once by :mod:`vecgym.envs`; entry points name vecgym's own modules.
 
 from __future__ import annotations
 
-from vecgym.core.registration import register
+from vecgym.core.registration import NUMPY_VECTORISED, register
 
 _PACKAGE = "vecgym.envs.classic_control"
 
@@ -26,27 +26,33 @@ register(
 register(
     id="MountainCar-v0",
     entry_point=f"{_PACKAGE}.mountain_car:MountainCarEnv",
-    vector_entry_point=f"{_PACKAGE}.mountain_car:MountainCarVectorEnv",
     max_episode_steps=200,
     reward_threshold=-110.0,
 )
 register(
     id="MountainCarContinuous-v0",
     entry_point=f"{_PACKAGE}.continuous_mountain_car:Continuous_MountainCarEnv",
-    vector_entry_point=f"{_PACKAGE}.continuous_mountain_car:Continuous_MountainCarVectorEnv",
     max_episode_steps=999,
     reward_threshold=90.0,
 )
 register(
     id="Pendulum-v1",
     entry_point=f"{_PACKAGE}.pendulum:PendulumEnv",
-    vector_entry_point=f"{_PACKAGE}.pendulum:PendulumVectorEnv",
     max_episode_steps=200,
 )
 register(
     id="Acrobot-v1",
     entry_point=f"{_PACKAGE}.acrobot:AcrobotEnv",
-    vector_entry_point=f"{_PACKAGE}.acrobot:AcrobotVectorEnv",
     reward_threshold=-100.0,
     max_episode_steps=500,
 )
+
+# vecgym vectorises these envs too; Gymnasium does not, so they stay out of the specs (make_vec
+# builds them with vectorization_mode="vector_entry_point" only).
+for _module, _name in [
+    ("mountain_car", "MountainCar"),
+    ("continuous_mountain_car", "Continuous_MountainCar"),
+    ("pendulum", "Pendulum"),
+    ("acrobot", "Acrobot"),
+]:
+    NUMPY_VECTORISED[f"{_PACKAGE}.{_module}:{_name}Env"] = f"{_PACKAGE}.{_module}:{_name}VectorEnv"

@@ -1,26 +1,24 @@
 """Registers the toy-text environments under Gymnasium 1.4's ids.
 
-Imported once by :mod:`vecgym.envs`; entry points (and the numpy-vectorised
-``vector_entry_point`` classes) name vecgym's own modules. Ids, kwargs,
+Imported once by :mod:`vecgym.envs`; entry points (and the numpy-vectorised classes in
+:data:`~vecgym.core.registration.NUMPY_VECTORISED`) name vecgym's own modules. Ids, kwargs,
 ``max_episode_steps`` and ``reward_threshold`` are Gymnasium's.
 """
 
 from __future__ import annotations
 
-from vecgym.core.registration import register
+from vecgym.core.registration import NUMPY_VECTORISED, register
 
 _PACKAGE = "vecgym.envs.toy_text"
 
 register(
     id="Blackjack-v1",
     entry_point=f"{_PACKAGE}.blackjack:BlackjackEnv",
-    vector_entry_point=f"{_PACKAGE}.blackjack:BlackjackVectorEnv",
     kwargs={"sab": True, "natural": False},
 )
 register(
     id="FrozenLake-v1",
     entry_point=f"{_PACKAGE}.frozen_lake:FrozenLakeEnv",
-    vector_entry_point=f"{_PACKAGE}.frozen_lake:FrozenLakeVectorEnv",
     kwargs={"map_name": "4x4"},
     max_episode_steps=100,
     reward_threshold=0.70,
@@ -28,7 +26,6 @@ register(
 register(
     id="FrozenLake8x8-v1",
     entry_point=f"{_PACKAGE}.frozen_lake:FrozenLakeEnv",
-    vector_entry_point=f"{_PACKAGE}.frozen_lake:FrozenLakeVectorEnv",
     kwargs={"map_name": "8x8"},
     max_episode_steps=200,
     reward_threshold=0.85,
@@ -36,18 +33,25 @@ register(
 register(
     id="CliffWalking-v1",
     entry_point=f"{_PACKAGE}.cliffwalking:CliffWalkingEnv",
-    vector_entry_point=f"{_PACKAGE}.cliffwalking:CliffWalkingVectorEnv",
 )
 register(
     id="CliffWalkingSlippery-v1",
     entry_point=f"{_PACKAGE}.cliffwalking:CliffWalkingEnv",
-    vector_entry_point=f"{_PACKAGE}.cliffwalking:CliffWalkingVectorEnv",
     kwargs={"is_slippery": True},
 )
 register(
     id="Taxi-v4",
     entry_point=f"{_PACKAGE}.taxi:TaxiEnv",
-    vector_entry_point=f"{_PACKAGE}.taxi:TaxiVectorEnv",
     reward_threshold=8,
     max_episode_steps=200,
 )
+
+# vecgym vectorises these envs too; Gymnasium does not, so they stay out of the specs (make_vec
+# builds them with vectorization_mode="vector_entry_point" only).
+for _module, _name in [
+    ("blackjack", "Blackjack"),
+    ("frozen_lake", "FrozenLake"),
+    ("cliffwalking", "CliffWalking"),
+    ("taxi", "Taxi"),
+]:
+    NUMPY_VECTORISED[f"{_PACKAGE}.{_module}:{_name}Env"] = f"{_PACKAGE}.{_module}:{_name}VectorEnv"

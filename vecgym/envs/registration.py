@@ -49,6 +49,7 @@ from vecgym.core.registration import (
     register_envs,
     registry,
     spec,
+    vector_entry_point_of,
 )
 from vecgym.envs.gymnasium_registry import load_entry_point
 from vecgym.wrappers.common import OrderEnforcing, PassiveEnvChecker, TimeLimit
@@ -367,8 +368,10 @@ def make_vec(
         vectorization_mode: ``"sync"`` (:class:`vecgym.vector.SyncVectorEnv`), ``"async"``
             (:class:`vecgym.vector.AsyncVectorEnv`), ``"ray"`` (:class:`vecgym.vector.RayVectorEnv`,
             the ``ray`` extra) or ``"vector_entry_point"`` (the spec's
-            ``vector_entry_point``), as a :class:`VectorizeMode` or its value. ``None`` picks
-            ``"vector_entry_point"`` when the spec has one, else ``"sync"``.
+            ``vector_entry_point`` or, for the built-in envs that Gymnasium does not vectorise,
+            vecgym's numpy-vectorised version), as a :class:`VectorizeMode` or its value.
+            ``None`` picks ``"vector_entry_point"`` when the spec has one, else ``"sync"``, as
+            Gymnasium does (so ``make_vec("Pendulum-v1", 4)`` is a ``SyncVectorEnv``).
         vector_kwargs: keyword arguments for the vectoriser (``"sync"``/``"async"`` only).
         wrappers: callables applied in order to each sub-environment (``"sync"``/``"async"``
             only).
@@ -475,7 +478,7 @@ def _make_vector_entry_point(
     wrappers: Sequence[Callable[[Env], Wrapper]],
     env_kwargs: dict[str, Any],
 ) -> Any:
-    """Build the vector env through the spec's ``vector_entry_point``."""
+    """Build the vector env through :func:`vector_entry_point_of` the spec."""
     if len(vector_kwargs) > 0:
         raise error.Error(VEC_KWARGS_WITH_ENTRY_POINT_MSG.format(vector_kwargs=vector_kwargs))
     if len(wrappers) > 0:
@@ -486,9 +489,10 @@ def _make_vector_entry_point(
                 additional_wrappers=env_spec.additional_wrappers
             )
         )
-    if env_spec.vector_entry_point is None:
+    vector_entry_point = vector_entry_point_of(env_spec)
+    if vector_entry_point is None:
         raise error.Error(VEC_NO_VECTOR_ENTRY_POINT_MSG.format(env_id=id))
-    env_creator = load_entry_point(env_spec, env_spec.vector_entry_point)
+    env_creator = load_entry_point(env_spec, vector_entry_point)
     if env_spec.max_episode_steps is not None and "max_episode_steps" not in env_kwargs:
         env_kwargs["max_episode_steps"] = env_spec.max_episode_steps
     envs = env_creator(num_envs=num_envs, **env_kwargs)

@@ -165,7 +165,7 @@ class AsyncVectorEnv(SubEnvsVectorEnv[ObsType, ActType, np.ndarray], Generic[Obs
     asynchronous batches (:meth:`send` / :meth:`recv`, with ``batch_size``).
 
     Args:
-        env_fns: functions that build the sub-environments (cloudpickled to the workers).
+        env_fns: build the sub-environments; each is called once, in its worker, never here.
         shared_memory: keep observations in shared memory (fixed-size spaces); ``False`` sends
             them pickled through the pipes. Rewards, terminations and truncations (and actions of
             fixed-size action spaces) are in shared memory either way.

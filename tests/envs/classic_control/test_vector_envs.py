@@ -118,7 +118,13 @@ def test_matches_single_envs_with_time_limit(env_id: str, seed: int) -> None:
 @pytest.mark.parametrize("mode", MODES)
 def test_matches_sync_vector_env_in_every_autoreset_mode(env_id: str, mode: AutoresetMode) -> None:
     seed, steps, limit = 11, 300, 40
-    ours = vecgym.make_vec(env_id, num_envs=NUM_ENVS, autoreset_mode=mode, max_episode_steps=limit)
+    ours = vecgym.make_vec(
+        env_id,
+        num_envs=NUM_ENVS,
+        vectorization_mode="vector_entry_point",
+        autoreset_mode=mode,
+        max_episode_steps=limit,
+    )
     theirs = SyncVectorEnv(
         [lambda: vecgym.make(env_id, max_episode_steps=limit)] * NUM_ENVS, autoreset_mode=mode
     )
@@ -147,7 +153,9 @@ def test_matches_sync_vector_env_in_every_autoreset_mode(env_id: str, mode: Auto
 def test_matches_gymnasium_sync_vector_env(mode: AutoresetMode) -> None:
     gymnasium = pytest.importorskip("gymnasium")
     for env_id in ENV_IDS:
-        ours = vecgym.make_vec(env_id, num_envs=3, autoreset_mode=mode, max_episode_steps=30)
+        ours = vecgym.make_vec(
+            env_id, 3, "vector_entry_point", autoreset_mode=mode, max_episode_steps=30
+        )
         theirs = gymnasium.vector.SyncVectorEnv(
             [lambda env_id=env_id: gymnasium.make(env_id, max_episode_steps=30)] * 3,
             autoreset_mode=gymnasium.vector.AutoresetMode(mode.value),
@@ -191,7 +199,7 @@ def test_reset_options_seeds_and_mask(env_id: str, options: dict[str, float]) ->
 
 @pytest.mark.parametrize("env_id", ENV_IDS)
 def test_spaces_metadata_and_make_vec(env_id: str) -> None:
-    envs = vecgym.make_vec(env_id, num_envs=3)
+    envs = vecgym.make_vec(env_id, num_envs=3, vectorization_mode="vector_entry_point")
     single = vecgym.make(env_id)
     assert isinstance(envs, VECTOR_CLASSES[env_id])
     assert envs.spec is not None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 
 import numpy as np
@@ -9,6 +10,7 @@ import pytest
 
 from tests.support.headless_pygame import PygameRecord
 from tests.support.messages import message_pattern
+from tests.support.processes import python_stdout
 from vecgym import error
 from vecgym.envs.rendering.display import HUMAN_EXTRA_MSG, HumanDisplay, import_display_backend
 
@@ -44,3 +46,17 @@ def test_show_rejects_a_frame_of_the_wrong_shape(pygame_window: PygameRecord) ->
     display = HumanDisplay(4, 3, fps=10)
     with pytest.raises(ValueError, match=r"shape \(3, 4, 3\)"):
         display.show(np.zeros((4, 3, 3), dtype=np.uint8))
+
+
+@pytest.mark.parametrize("preset", [None, ""])
+def test_importing_vecgym_hides_pygames_banner(preset: str | None) -> None:
+    pytest.importorskip("pygame")
+    env = {k: v for k, v in os.environ.items() if k != "PYGAME_HIDE_SUPPORT_PROMPT"}
+    if preset is not None:
+        env["PYGAME_HIDE_SUPPORT_PROMPT"] = preset
+    code = "import os, vecgym, pygame; print(repr(os.environ['PYGAME_HIDE_SUPPORT_PROMPT']))"
+    out = python_stdout(code, env=env)
+    assert out == repr("hide" if preset is None else preset)  # a value the user set is kept
+    assert "pygame" not in out  # as after `import gymnasium`: no banner
+    reference = python_stdout("import pygame", env={**env, "PYTHONPATH": ""})
+    assert ("pygame" in reference) is (preset is None)  # without vecgym, pygame prints it

@@ -15,6 +15,7 @@ import vecgym
 from tests.support.messages import message_pattern
 from tests.support.vector_reference import NextStepReference
 from vecgym import error
+from vecgym.core.registration import vector_entry_point_of
 from vecgym.envs._render_base import UNSUPPORTED_RENDER_MODE_MSG
 from vecgym.envs.toy_text._vector_base import ToyTextVectorEnv, draws_for
 from vecgym.envs.toy_text.blackjack import BlackjackVectorEnv
@@ -174,7 +175,12 @@ def test_matches_sync_vector_env_in_every_autoreset_mode(
 ) -> None:
     seed, steps, limit = 11, 300, 25
     ours: Any = vecgym.make_vec(
-        env_id, num_envs=NUM_ENVS, autoreset_mode=mode, max_episode_steps=limit, **kwargs
+        env_id,
+        num_envs=NUM_ENVS,
+        vectorization_mode="vector_entry_point",
+        autoreset_mode=mode,
+        max_episode_steps=limit,
+        **kwargs,
     )
     assert type(ours) is cls
     theirs = SyncVectorEnv(
@@ -251,7 +257,7 @@ def test_matches_gymnasium_single_envs(env_id: str, kwargs: dict[str, Any]) -> N
 
 
 def _render_case(env_id: str, kwargs: dict[str, Any], mode: str, seed: int) -> None:
-    envs: Any = vecgym.make_vec(env_id, num_envs=3, render_mode=mode, **kwargs)
+    envs: Any = vecgym.make_vec(env_id, 3, "vector_entry_point", render_mode=mode, **kwargs)
     singles = [vecgym.make(env_id, render_mode=mode, **kwargs) for _ in range(3)]
     obs, infos = envs.reset(seed=seed)
     for i, single in enumerate(singles):
@@ -317,7 +323,8 @@ def test_registration_seeding_and_bad_actions(
     env_id: str, kwargs: dict[str, Any], cls: type[ToyTextVectorEnv]
 ) -> None:
     spec = vecgym.spec(env_id)
-    assert spec.vector_entry_point == f"{cls.__module__}:{cls.__name__}"
+    assert spec.vector_entry_point is None  # as Gymnasium's spec: make_vec's default is "sync"
+    assert vector_entry_point_of(spec) == f"{cls.__module__}:{cls.__name__}"
     envs: Any = vecgym.make_vec(env_id, num_envs=3, vectorization_mode="vector_entry_point")
     assert envs.max_episode_steps == spec.max_episode_steps
     with pytest.raises(error.ResetNeeded):

@@ -111,8 +111,13 @@ def test_differential_record_episode_statistics_queues() -> None:
     ours, theirs = _pair()
     ours, theirs = vw.RecordEpisodeStatistics(ours), gvw.RecordEpisodeStatistics(theirs)
     _run_pair(ours, theirs, steps=120, skip=("t",))
-    assert list(ours.return_queue) == [float(x) for x in theirs.return_queue]
-    assert list(ours.length_queue) == [int(x) for x in theirs.length_queue]
+    for mine, other in [
+        (ours.return_queue, theirs.return_queue),
+        (ours.length_queue, theirs.length_queue),
+    ]:
+        assert list(mine) == list(other)
+        assert [type(x) for x in mine] == [type(x) for x in other]  # np.float64, np.int64
+    assert [type(x) for x in ours.time_queue] == [type(x) for x in theirs.time_queue]
     assert ours.episode_count == theirs.episode_count > 0
 
 

@@ -87,9 +87,10 @@ class RecordEpisodeStatistics(VectorWrapper[ObsType, ActType, ObsType, ActType, 
         self.episode_start_times: npt.NDArray[np.float64] = np.zeros(self.num_envs)
         self.episode_returns: npt.NDArray[np.float64] = np.zeros(self.num_envs)
         self.episode_lengths: npt.NDArray[np.int_] = np.zeros(self.num_envs, dtype=int)
-        self.time_queue: deque[float] = deque(maxlen=buffer_length)
-        self.return_queue: deque[float] = deque(maxlen=buffer_length)
-        self.length_queue: deque[int] = deque(maxlen=buffer_length)
+        # numpy scalars (``np.float64``, ``np.int64``), as in Gymnasium's vector wrapper
+        self.time_queue: deque[np.float64] = deque(maxlen=buffer_length)
+        self.return_queue: deque[np.float64] = deque(maxlen=buffer_length)
+        self.length_queue: deque[np.int_] = deque(maxlen=buffer_length)
 
     @property
     def prev_dones(self) -> npt.NDArray[np.bool_]:
@@ -156,6 +157,6 @@ class RecordEpisodeStatistics(VectorWrapper[ObsType, ActType, ObsType, ActType, 
         }
         infos[f"_{key}"] = dones
         self.episode_count += int(dones.sum())
-        self.time_queue.extend(durations[dones].tolist())
-        self.return_queue.extend(self.episode_returns[dones].tolist())
-        self.length_queue.extend(self.episode_lengths[dones].tolist())
+        self.time_queue.extend(durations[dones])
+        self.return_queue.extend(self.episode_returns[dones])
+        self.length_queue.extend(self.episode_lengths[dones])
