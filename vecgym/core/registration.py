@@ -895,6 +895,13 @@ def register(
 NUMPY_VECTORISED: dict[str, str] = {}
 
 
+def add_numpy_vectorised(package: str, modules: dict[str, str]) -> None:
+    """Record ``{package}.{module}:{name}VectorEnv`` as the numpy-vectorised version of
+    ``{package}.{module}:{name}Env`` in :data:`NUMPY_VECTORISED`, for each ``module: name``."""
+    for module, name in modules.items():
+        NUMPY_VECTORISED[f"{package}.{module}:{name}Env"] = f"{package}.{module}:{name}VectorEnv"
+
+
 def vector_entry_point_of(env_spec: EnvSpec) -> VectorEnvCreator | Callable[..., Any] | str | None:
     """The vector env constructor that ``vectorization_mode="vector_entry_point"`` uses.
 

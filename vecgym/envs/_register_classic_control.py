@@ -5,7 +5,7 @@ Imported once by :mod:`vecgym.envs`; entry points name vecgym's own modules.
 
 from __future__ import annotations
 
-from vecgym.core.registration import NUMPY_VECTORISED, register
+from vecgym.core.registration import add_numpy_vectorised, register
 
 _PACKAGE = "vecgym.envs.classic_control"
 
@@ -49,10 +49,12 @@ register(
 
 # vecgym vectorises these envs too; Gymnasium does not, so they stay out of the specs (make_vec
 # builds them with vectorization_mode="vector_entry_point" only).
-for _module, _name in [
-    ("mountain_car", "MountainCar"),
-    ("continuous_mountain_car", "Continuous_MountainCar"),
-    ("pendulum", "Pendulum"),
-    ("acrobot", "Acrobot"),
-]:
-    NUMPY_VECTORISED[f"{_PACKAGE}.{_module}:{_name}Env"] = f"{_PACKAGE}.{_module}:{_name}VectorEnv"
+add_numpy_vectorised(
+    _PACKAGE,
+    {
+        "mountain_car": "MountainCar",
+        "continuous_mountain_car": "Continuous_MountainCar",
+        "pendulum": "Pendulum",
+        "acrobot": "Acrobot",
+    },
+)

@@ -7,7 +7,7 @@ Imported once by :mod:`vecgym.envs`; entry points (and the numpy-vectorised clas
 
 from __future__ import annotations
 
-from vecgym.core.registration import NUMPY_VECTORISED, register
+from vecgym.core.registration import add_numpy_vectorised, register
 
 _PACKAGE = "vecgym.envs.toy_text"
 
@@ -48,10 +48,12 @@ register(
 
 # vecgym vectorises these envs too; Gymnasium does not, so they stay out of the specs (make_vec
 # builds them with vectorization_mode="vector_entry_point" only).
-for _module, _name in [
-    ("blackjack", "Blackjack"),
-    ("frozen_lake", "FrozenLake"),
-    ("cliffwalking", "CliffWalking"),
-    ("taxi", "Taxi"),
-]:
-    NUMPY_VECTORISED[f"{_PACKAGE}.{_module}:{_name}Env"] = f"{_PACKAGE}.{_module}:{_name}VectorEnv"
+add_numpy_vectorised(
+    _PACKAGE,
+    {
+        "blackjack": "Blackjack",
+        "frozen_lake": "FrozenLake",
+        "cliffwalking": "CliffWalking",
+        "taxi": "Taxi",
+    },
+)
