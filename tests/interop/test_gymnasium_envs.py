@@ -16,6 +16,7 @@ import vecgym
 from tests.support.messages import message_pattern
 from vecgym.core import interop
 from vecgym.core.interop import (
+    NO_SPACE_ATTR_MSG,
     NOT_GYMNASIUM_ENV_MSG,
     NOT_GYMNASIUM_SPACE_MSG,
     GymnasiumEnv,
@@ -31,7 +32,12 @@ gymnasium = pytest.importorskip("gymnasium")
 
 gs: Any = gymnasium.spaces
 
-from tests.support.gymnasium_envs import GymDictEnv, GymParityEnv, Parity  # noqa: E402
+from tests.support.gymnasium_envs import (  # noqa: E402
+    GymDictEnv,
+    GymParityEnv,
+    GymRespacingEnv,
+    Parity,
+)
 from tests.support.space_values import assert_same_value  # noqa: E402
 from tests.vector.helpers import assert_same_batch  # noqa: E402
 
@@ -175,6 +181,12 @@ def test_custom_gymnasium_space_is_kept_inside_a_proxy() -> None:
     assert proxy.seed(9) == 9
     assert proxy.np_random is custom.np_random
     assert "Parity" in repr(proxy)
+    assert (proxy.limit, proxy.halves(8)) == (10, 4)  # the space's own attributes read through
+    with pytest.raises(AttributeError, match="no_such_attribute"):
+        proxy.no_such_attribute  # noqa: B018
+    with pytest.raises(AttributeError, match=message_pattern(NO_SPACE_ATTR_MSG, name="_limit")):
+        proxy._limit  # noqa: B018
+    assert pickle.loads(pickle.dumps(proxy)).limit == 10
 
 
 def test_subclass_of_a_builtin_gymnasium_space_is_not_flattened_into_the_builtin() -> None:
@@ -533,3 +545,36 @@ def test_vectorisers_step_an_unconverted_gymnasium_env_directly() -> None:
     assert interop.stepping_target(graph) is graph  # graph observations are re-packed
     vecgym_env = vecgym.make("CartPole-v1")
     assert interop.stepping_target(vecgym_env) is vecgym_env
+
+
+def test_spaces_follow_a_gymnasium_env_that_replaces_them() -> None:
+    gymnasium.register("VecgymTest/Respacing-v0", entry_point=GymRespacingEnv)
+    try:
+        env = vecgym.make("VecgymTest/Respacing-v0")
+        reference = gymnasium.make("VecgymTest/Respacing-v0")
+        for e in (env, reference):
+            e.reset(seed=1)
+            e.unwrapped.configure({"continuous": True, "width": 3})  # takes effect on reset
+        assert env.action_space == vecgym.spaces.Discrete(5)
+        for e in (env, reference):
+            e.reset(seed=2)
+        for space, theirs in [
+            (env.action_space, reference.action_space),
+            (env.observation_space, reference.observation_space),
+            (env.unwrapped.observation_space, reference.unwrapped.observation_space),
+        ]:
+            assert isinstance(space, vecgym.spaces.Box)
+            assert repr(space) == repr(theirs)  # Box(-1.0, 1.0, (2,), float32) and (3,)
+        env.action_space.seed(3)
+        env.step(env.action_space.sample())  # the stale Discrete(5) would fail the env's check
+        own = vecgym.spaces.Box(-2.0, 2.0, (3,), np.float32)
+        env.unwrapped.observation_space = own  # assigned: kept until the env replaces its own
+        env.step(env.action_space.sample())
+        assert env.observation_space is own
+        env.unwrapped.configure({"width": 4})  # this env's reset replaces it, as in Gymnasium
+        env.reset(seed=5)
+        assert env.observation_space.shape == (4,)
+        env.close()
+        reference.close()
+    finally:
+        del gymnasium.registry["VecgymTest/Respacing-v0"]

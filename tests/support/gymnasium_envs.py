@@ -53,10 +53,14 @@ class Parity(spaces.Space[int]):
 
     def __init__(self, seed: int | None = None) -> None:
         super().__init__((), np.int64, seed)
+        self.limit = 10  # an attribute of its own, as minigrid's MissionSpace has
 
     @property
     def is_np_flattenable(self) -> bool:
         return False
+
+    def halves(self, x: int) -> int:
+        return x // 2
 
     def sample(self, mask: Any = None, probability: Any = None) -> int:
         return int(self.np_random.integers(5)) * 2
@@ -115,3 +119,34 @@ class GymRaisingEnv(gymnasium.Env[np.ndarray, int]):
         if int(action) == 1:
             raise gymnasium.error.InvalidAction(RAISING_MSG.format(what="step"))
         return np.zeros(1, dtype=np.float32), 0.0, False, False, {}
+
+
+class GymRespacingEnv(gymnasium.Env[np.ndarray, Any]):
+    """Rebuilds its spaces from :attr:`config` on every ``reset``, as highway-env does after
+    ``env.unwrapped.configure({...})``."""
+
+    def __init__(self) -> None:
+        self.config: dict[str, Any] = {"continuous": False, "width": 2}
+        self._define_spaces()
+
+    def configure(self, config: dict[str, Any]) -> None:
+        self.config.update(config)
+
+    def _define_spaces(self) -> None:
+        width = self.config["width"]
+        self.observation_space = spaces.Box(-1.0, 1.0, (width,), np.float32)
+        continuous = self.config["continuous"]
+        self.action_space = (
+            spaces.Box(-1.0, 1.0, (2,), np.float32) if continuous else spaces.Discrete(5)
+        )
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        super().reset(seed=seed)
+        self._define_spaces()
+        return self.observation_space.sample(), {}
+
+    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        assert self.action_space.contains(action)
+        return np.zeros(self.config["width"], np.float32), 0.0, False, False, {}

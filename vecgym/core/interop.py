@@ -77,12 +77,14 @@ __all__ = [
 NOT_GYMNASIUM_ENV_MSG = "GymnasiumEnv expected a `gymnasium.Env`, got {type}"
 NOT_GYMNASIUM_SPACE_MSG = "GymnasiumSpace expected a `gymnasium.spaces.Space`, got {type}"
 NO_ATTR_MSG = "GymnasiumEnv around {env} has no attribute {name!r}"
+NO_SPACE_ATTR_MSG = "GymnasiumSpace has no attribute {name!r} of its own to read"
 UNCONVERTIBLE_SPACE_MSG = (
     "{owner}'s {name} must be a `gymnasium.spaces.Space` (or a vecgym space) to be converted, "
     "got {space!r} of type {type}"
 )
 
 # The adapter's own attributes: everything else is looked up on the Gymnasium env.
+_SPACE_ATTRS = ("observation_space", "action_space")
 _OWN_ATTRS = frozenset(
     {"gymnasium_env", "observation_space", "action_space", "metadata", "spec", "render_mode"}
 )
@@ -194,8 +196,9 @@ class GymnasiumSpace(Space[Any]):
     """A vecgym :class:`Space` standing for a Gymnasium space that has no vecgym equivalent.
 
     Sampling, membership, seeding, the generator, ``shape``, ``dtype`` and the JSON conversions
-    are those of the wrapped space (:attr:`space`); two proxies are equal when their spaces are.
-    Vector envs batch its values as tuples, like any custom space.
+    are those of the wrapped space (:attr:`space`), and the wrapped space's own public attributes
+    and methods read through (minigrid's ``MissionSpace.ordered_placeholders``); two proxies are
+    equal when their spaces are. Vector envs batch its values as tuples, like any custom space.
 
     Args:
         space: the Gymnasium space (typically a custom ``gymnasium.spaces.Space`` subclass).
@@ -259,6 +262,13 @@ class GymnasiumSpace(Space[Any]):
 
     def __repr__(self) -> str:
         return f"GymnasiumSpace({self.space!r})"
+
+    def __getattr__(self, name: str) -> Any:
+        # only after normal lookup failed; private names, and lookups while unpickling, stay here
+        space = self.__dict__.get("space")
+        if space is None or name.startswith("_"):
+            raise AttributeError(NO_SPACE_ATTR_MSG.format(name=name))
+        return getattr(space, name)
 
 
 def as_vecgym_space(space: Any) -> Space[Any]:
@@ -575,7 +585,8 @@ class GymnasiumEnv(WritesThrough, Env[Any, Any]):
     :meth:`step`, :meth:`reset`, :meth:`render` and :meth:`close` forward to the Gymnasium env
     and return its results unchanged (so trajectories are seed for seed those of the Gymnasium
     env); only graph observations are re-packed as vecgym ``GraphInstance`` values. The spaces are
-    converted once, at construction, with :func:`as_vecgym_space`; :attr:`metadata` is the
+    converted with :func:`as_vecgym_space` at construction and again whenever the Gymnasium env
+    has replaced one (as highway-env does on ``reset`` after ``configure``); :attr:`metadata` is the
     Gymnasium env's dict; :attr:`render_mode` is read through; :attr:`spec` is the Gymnasium
     spec copied into a vecgym :class:`~vecgym.envs.registration.EnvSpec` (``None`` when it has
     none). :attr:`np_random` and :attr:`np_random_seed` are those of the Gymnasium env. An
@@ -618,11 +629,47 @@ class GymnasiumEnv(WritesThrough, Env[Any, Any]):
         if not is_gymnasium_env(env):
             raise TypeError(NOT_GYMNASIUM_ENV_MSG.format(type=type(env)))
         self.gymnasium_env = env
-        self.observation_space = converted_space(env, "observation_space")
-        self.action_space = converted_space(env, "action_space")
-        self._observation_converter = value_converter(self.observation_space)
+        object.__setattr__(self, "_vecgym_spaces", {})
+        for name in _SPACE_ATTRS:
+            self._current_space(name)
         self.metadata = env.metadata
         self.spec = _as_vecgym_spec(env.spec)
+
+    # --- the spaces -------------------------------------------------------------------------------
+    def _current_space(self, name: str) -> Space[Any]:
+        """The Gymnasium env's space ``name`` as a vecgym space, converted again when that env has
+        replaced it since (highway-env's ``reset`` rebuilds its spaces from its config)."""
+        source = getattr(self.gymnasium_env, name)
+        cache: dict[str, tuple[Any, Space[Any]]] = self.__dict__["_vecgym_spaces"]
+        entry = cache.get(name)
+        if entry is None or entry[0] is not source:
+            entry = (source, converted_space(self.gymnasium_env, name))
+            self._set_space(name, entry)
+        return entry[1]
+
+    def _set_space(self, name: str, entry: tuple[Any, Space[Any]]) -> None:
+        self.__dict__["_vecgym_spaces"][name] = entry
+        if name == "observation_space":
+            object.__setattr__(self, "_observation_converter", value_converter(entry[1]))
+
+    @property
+    def observation_space(self) -> Space[Any]:
+        """The Gymnasium env's observation space, as a vecgym space (see the class docstring)."""
+        return self._current_space("observation_space")
+
+    @observation_space.setter
+    def observation_space(self, value: Space[Any]) -> None:
+        # kept until the Gymnasium env replaces its own space
+        self._set_space("observation_space", (self.gymnasium_env.observation_space, value))
+
+    @property
+    def action_space(self) -> Space[Any]:
+        """The Gymnasium env's action space, as a vecgym space (see the class docstring)."""
+        return self._current_space("action_space")
+
+    @action_space.setter
+    def action_space(self, value: Space[Any]) -> None:
+        self._set_space("action_space", (self.gymnasium_env.action_space, value))
 
     # --- the Env API ------------------------------------------------------------------------------
     def step(self, action: Any) -> tuple[Any, SupportsFloat, bool, bool, dict[str, Any]]:
@@ -646,6 +693,7 @@ class GymnasiumEnv(WritesThrough, Env[Any, Any]):
         except Exception as exc:
             adopt_gymnasium_error(exc)
             raise
+        self._current_space("observation_space")  # the env may have replaced it (and its converter)
         if self._observation_converter is not None:
             obs = self._observation_converter(obs)
         return obs, info
