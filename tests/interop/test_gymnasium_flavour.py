@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import pickle
+import warnings
 from collections.abc import Callable
 from functools import partial
 from typing import Any
@@ -150,7 +151,81 @@ def test_sb3_monitor_and_gymnasium_wrappers_take_a_stack_over_a_gymnasium_env() 
         *_, truncated, _info = env.step(0)
     assert truncated
     assert env.get_wrapper_attr("get_episode_rewards")() == []  # the episode was cut by TimeLimit
-    # Wrappers that check space classes want Gymnasium spaces: those need to_gymnasium.
-    with pytest.raises(TypeError):
-        gymnasium.wrappers.GrayscaleObservation(_bridged())
     env.close()
+
+
+def test_gymnasium_wrappers_that_build_spaces_from_the_stacks_spaces() -> None:
+    # The stack's spaces are Gymnasium spaces too (twins): wrappers that check their classes or
+    # build Gymnasium spaces out of them take them, as minigrid's observation wrappers do.
+    stack = _bridged()
+    assert isinstance(stack.observation_space, gymnasium.spaces.Box)
+    assert isinstance(stack.observation_space, vecgym.spaces.Box)
+    assert isinstance(stack.action_space, gymnasium.spaces.Discrete)
+    wrapped = gymnasium.wrappers.DtypeObservation(stack, np.float64)
+    built = gymnasium.spaces.Dict({"obs": stack.observation_space, "act": stack.action_space})
+    reference = gymnasium.wrappers.DtypeObservation(gymnasium.make("CartPole-v1"), np.float64)
+    assert wrapped.observation_space == reference.observation_space
+    assert built.sample() in built
+    obs, _ = wrapped.reset(seed=3)
+    expected, _ = reference.reset(seed=3)
+    assert obs.dtype == np.float64
+    np.testing.assert_array_equal(obs, expected)
+    assert gymnasium.spaces.flatdim(stack.observation_space) == 4
+    with pytest.raises(ValueError, match="3 channels"):  # as for gymnasium.make's CartPole
+        gymnasium.wrappers.GrayscaleObservation(stack)
+    # the twins pickle as vecgym spaces, re-flavoured when loaded, and compare equal
+    again = pickle.loads(pickle.dumps(stack.observation_space))
+    assert type(again) is type(stack.observation_space)
+    assert (
+        again
+        == stack.observation_space
+        == vecgym.spaces.Box(
+            stack.observation_space.low, stack.observation_space.high, (4,), np.float32
+        )
+    )
+    assert copy.deepcopy(stack.action_space) == vecgym.spaces.Discrete(2)
+    stack.close()
+
+
+def test_sb3_takes_a_stack_over_a_gymnasium_env_directly() -> None:
+    # Its spaces are Gymnasium spaces too, so SB3's checks pass without to_gymnasium.
+    pytest.importorskip("stable_baselines3")
+    from stable_baselines3 import PPO
+    from stable_baselines3.common.env_checker import check_env
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # SB3's advice is not a failure
+        check_env(_bridged())
+    model = PPO("MlpPolicy", _bridged(), n_steps=32, batch_size=16, n_epochs=1, seed=0)
+    model.learn(64)
+    assert model.num_timesteps == 64
+    model.env.close()
+
+
+def test_sb3_atari_wrapper_over_vecgym_make_matches_gymnasium() -> None:
+    ale_py = pytest.importorskip("ale_py", reason="ALE ids need the `atari` extra")
+    atari = pytest.importorskip("stable_baselines3.common.atari_wrappers")
+    gymnasium.register_envs(ale_py)
+    ours = atari.AtariWrapper(vecgym.make("BreakoutNoFrameskip-v4"))
+    theirs = atari.AtariWrapper(gymnasium.make("BreakoutNoFrameskip-v4"))
+    assert ours.observation_space == theirs.observation_space
+    assert data_equivalence(ours.reset(seed=1), theirs.reset(seed=1))
+    for action in [1, 2, 3, 0] * 25:
+        assert data_equivalence(ours.step(action), theirs.step(action))
+    ours.close()
+    theirs.close()
+
+
+def test_twin_spaces_count_as_their_vecgym_class() -> None:
+    from vecgym.core.spaces.utils import is_space_dtype_shape_equiv
+
+    plain, stack = vecgym.make("CartPole-v1"), _bridged()
+    assert type(stack.observation_space) is not type(plain.observation_space)
+    assert is_space_dtype_shape_equiv(stack.observation_space, plain.observation_space)
+    assert stack.observation_space == plain.observation_space == stack.observation_space
+    envs = SyncVectorEnv([lambda: vecgym.make("CartPole-v1"), _bridged])  # one of each
+    obs, _ = envs.reset(seed=2)
+    assert obs.shape == (2, 4)
+    envs.close()
+    plain.close()
+    stack.close()

@@ -64,6 +64,7 @@ __all__ = [
     "as_vecgym_value",
     "converted_space",
     "copy_env_spec",
+    "flavour_spaces",
     "gymnasium_flavoured",
     "is_gymnasium_env",
     "is_gymnasium_space",
@@ -127,32 +128,81 @@ _RECONSTRUCTOR = copyreg._reconstructor  # type: ignore[attr-defined]
 
 
 def gymnasium_flavoured(cls: type) -> type:
-    """``cls``'s twin that is also a ``gymnasium.Env`` subclass (``gymnasium`` must be imported).
+    """``cls``'s twin that is also a ``gymnasium.Env`` subclass (``gymnasium`` must be imported);
+    for a vecgym space class, a subclass of Gymnasium's space class of the same name
+    (``gymnasium.spaces.Space`` where Gymnasium has none).
 
-    The twin adds nothing but ``gymnasium.Env`` after ``cls`` in the method resolution order, so
+    The twin adds nothing but the Gymnasium class after ``cls`` in the method resolution order, so
     every method and attribute is still ``cls``'s; it has ``cls``'s name, module and docstring, is
     built once per class, and its instances pickle (and copy) as instances of ``cls`` that are
     re-flavoured when loaded. This is what lets a vecgym env stack whose base is a Gymnasium env
     pass the ``isinstance(env, gymnasium.Env)`` checks of Gymnasium's own wrappers and of the
-    libraries that build on them (SB3's Atari wrappers, for example).
+    libraries that build on them (SB3's Atari wrappers, for example), and its spaces the checks of
+    wrappers that build Gymnasium spaces out of them (minigrid's ``RGBImgObsWrapper``).
 
-    ``cls`` itself is returned when it already derives from ``gymnasium.Env``.
+    ``cls`` itself is returned when it already derives from that Gymnasium class.
     """
-    gym_env = sys.modules["gymnasium"].Env
+    gym_env: Any = _gymnasium_counterpart(cls)
     if issubclass(cls, gym_env):
         return cls
     twin = _FLAVOURED.get(cls)
     if twin is None:
-        namespace = {
+        namespace: dict[str, Any] = {
             "__module__": cls.__module__,
             "__qualname__": cls.__qualname__,
             "__doc__": cls.__doc__,
             "__reduce_ex__": _reduce_flavoured,
             _FLAVOUR_OF: cls,
         }
+        if issubclass(cls, Space):  # equal to the Gymnasium spaces it equals, either way round
+            namespace["__eq__"] = _flavoured_space_eq
+            namespace["__hash__"] = cls.__hash__
         twin = type(cls)(cls.__name__, (cls, gym_env), namespace)
         _FLAVOURED[cls] = twin
     return twin
+
+
+def _gymnasium_counterpart(cls: type) -> type:
+    """The Gymnasium class a twin of ``cls`` derives from (see :func:`gymnasium_flavoured`)."""
+    if not issubclass(cls, Space):
+        env_class: type = sys.modules["gymnasium"].Env
+        return env_class
+    gym_spaces = importlib.import_module("gymnasium.spaces")
+    same_name = getattr(gym_spaces, cls.__name__, None)
+    if isinstance(same_name, type) and issubclass(same_name, gym_spaces.Space):
+        return same_name
+    base: type = gym_spaces.Space
+    return base
+
+
+def _flavoured_space_eq(self: Any, other: object) -> bool:
+    """A twin space's ``==``: its vecgym class's, a plain Gymnasium space compared as the vecgym
+    space it converts to (Gymnasium's own ``==`` already accepts the twin)."""
+    if is_gymnasium_space(other) and not isinstance(other, Space):
+        other = as_vecgym_space(other)
+    equal: bool = getattr(type(self), _FLAVOUR_OF).__eq__(self, other)
+    return equal
+
+
+def flavour_spaces(space: Any) -> Any:
+    """Give ``space`` and every space inside it its :func:`gymnasium_flavoured` twin class, in
+    place (``gymnasium`` must be imported); returns ``space``. Anything but a vecgym space is left
+    as it is."""
+    if isinstance(space, Space):
+        space.__class__ = gymnasium_flavoured(type(space))
+        for child in _child_spaces(space):
+            flavour_spaces(child)
+    return space
+
+
+def _child_spaces(space: Any) -> list[Any]:
+    spaces = getattr(space, "spaces", None)
+    if isinstance(spaces, dict):
+        return list(spaces.values())
+    if isinstance(spaces, tuple | list):
+        return list(spaces)
+    names = ("feature_space", "node_space", "edge_space")
+    return [getattr(space, name) for name in names if getattr(space, name, None) is not None]
 
 
 def unflavoured(cls: type) -> type:
@@ -297,8 +347,8 @@ def as_vecgym_space(space: Any) -> Space[Any]:
         >>> converted
         Discrete(5, start=2)
     """
-    if not is_gymnasium_space(space):
-        return space
+    if isinstance(space, Space) or not is_gymnasium_space(space):
+        return space  # a flavoured vecgym space is a Gymnasium space too: kept
     gym_spaces = sys.modules["gymnasium.spaces"]
     converter = _converter_for(gym_spaces, type(space))
     converted = GymnasiumSpace(space) if converter is None else converter(space)
@@ -579,6 +629,22 @@ def _is_special(name: str) -> bool:
     return name.startswith("__") and name.endswith("__")
 
 
+class _LiveSpace:
+    """A :class:`GymnasiumEnv` space attribute: the Gymnasium env's space of that name as a vecgym
+    space, converted again when that env has replaced it; one assigned here is kept until then."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, env: Any, owner: type | None = None) -> Any:
+        if env is None:
+            return self
+        return env._current_space(self.name)
+
+    def __set__(self, env: Any, value: Space[Any]) -> None:
+        env._set_space(self.name, (getattr(env.gymnasium_env, self.name), value))
+
+
 class GymnasiumEnv(WritesThrough, Env[Any, Any]):
     """A vecgym :class:`Env` that runs a ``gymnasium.Env`` (:attr:`gymnasium_env`).
 
@@ -586,8 +652,9 @@ class GymnasiumEnv(WritesThrough, Env[Any, Any]):
     and return its results unchanged (so trajectories are seed for seed those of the Gymnasium
     env); only graph observations are re-packed as vecgym ``GraphInstance`` values. The spaces are
     converted with :func:`as_vecgym_space` at construction and again whenever the Gymnasium env
-    has replaced one (as highway-env does on ``reset`` after ``configure``); :attr:`metadata` is the
-    Gymnasium env's dict; :attr:`render_mode` is read through; :attr:`spec` is the Gymnasium
+    has replaced one (as highway-env does on ``reset`` after ``configure``), and are Gymnasium
+    spaces too (:func:`flavour_spaces`), as the adapter is a ``gymnasium.Env``; :attr:`metadata`
+    is the Gymnasium env's dict; :attr:`render_mode` is read through; :attr:`spec` is the Gymnasium
     spec copied into a vecgym :class:`~vecgym.envs.registration.EnvSpec` (``None`` when it has
     none). :attr:`np_random` and :attr:`np_random_seed` are those of the Gymnasium env. An
     exception of ``gymnasium.error`` that these methods raise is also an instance of
@@ -643,7 +710,7 @@ class GymnasiumEnv(WritesThrough, Env[Any, Any]):
         cache: dict[str, tuple[Any, Space[Any]]] = self.__dict__["_vecgym_spaces"]
         entry = cache.get(name)
         if entry is None or entry[0] is not source:
-            entry = (source, converted_space(self.gymnasium_env, name))
+            entry = (source, flavour_spaces(converted_space(self.gymnasium_env, name)))
             self._set_space(name, entry)
         return entry[1]
 
@@ -652,24 +719,8 @@ class GymnasiumEnv(WritesThrough, Env[Any, Any]):
         if name == "observation_space":
             object.__setattr__(self, "_observation_converter", value_converter(entry[1]))
 
-    @property
-    def observation_space(self) -> Space[Any]:
-        """The Gymnasium env's observation space, as a vecgym space (see the class docstring)."""
-        return self._current_space("observation_space")
-
-    @observation_space.setter
-    def observation_space(self, value: Space[Any]) -> None:
-        # kept until the Gymnasium env replaces its own space
-        self._set_space("observation_space", (self.gymnasium_env.observation_space, value))
-
-    @property
-    def action_space(self) -> Space[Any]:
-        """The Gymnasium env's action space, as a vecgym space (see the class docstring)."""
-        return self._current_space("action_space")
-
-    @action_space.setter
-    def action_space(self, value: Space[Any]) -> None:
-        self._set_space("action_space", (self.gymnasium_env.action_space, value))
+    observation_space = _LiveSpace()
+    action_space = _LiveSpace()
 
     # --- the Env API ------------------------------------------------------------------------------
     def step(self, action: Any) -> tuple[Any, SupportsFloat, bool, bool, dict[str, Any]]:

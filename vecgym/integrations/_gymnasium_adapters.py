@@ -25,6 +25,7 @@ from vecgym.core.interop import (
     WritesThrough,
     apply_converter,
     copy_env_spec,
+    unflavoured,
     value_converter,
 )
 from vecgym.core.registration import EnvSpec, load_env_creator
@@ -74,12 +75,13 @@ def as_gymnasium_space(space: Any) -> Any:
         >>> as_gymnasium_space(vecgym.spaces.Discrete(5, start=2))
         Discrete(5, start=2)
     """
-    if isinstance(space, gym_spaces.Space):
+    if isinstance(space, gym_spaces.Space) and not isinstance(space, Space):
         return space
+    kind = unflavoured(type(space))  # a vecgym space that is a Gymnasium space too: copied
     inner = getattr(space, "space", None)
-    if type(space).__name__ == "GymnasiumSpace" and isinstance(inner, gym_spaces.Space):
+    if kind.__name__ == "GymnasiumSpace" and isinstance(inner, gym_spaces.Space):
         return inner
-    converter = _CONVERTERS.get(type(space))
+    converter = _CONVERTERS.get(kind)
     if converter is None:
         raise TypeError(NO_COUNTERPART_MSG.format(space=space, cls=type(space).__qualname__))
     converted = converter(space)

@@ -552,14 +552,20 @@ def is_space_dtype_shape_equiv(space_1: Space[Any], space_2: Space[Any]) -> bool
     raise TypeError(EQUIV_NOT_A_SPACE_MSG.format(type_1=type(space_1), type_2=type(space_2)))
 
 
+def _plain_type(space: Any) -> type:
+    kind: type = getattr(type(space), "_gymnasium_flavour_of", type(space))
+    return kind
+
+
 @is_space_dtype_shape_equiv.register(Box)
 @is_space_dtype_shape_equiv.register(Discrete)
 @is_space_dtype_shape_equiv.register(MultiDiscrete)
 @is_space_dtype_shape_equiv.register(MultiBinary)
 def _equiv_array(space_1: Space[Any], space_2: Any) -> bool:
-    # The dispatch only looked at the first space: the types must match exactly.
+    # The dispatch only looked at the first space: the types must match exactly (a space's
+    # Gymnasium-flavoured twin, see vecgym.core.interop.gymnasium_flavoured, counts as its class).
     return (
-        type(space_1) is type(space_2)
+        _plain_type(space_1) is _plain_type(space_2)
         and space_1.shape == space_2.shape
         and space_1.dtype == space_2.dtype
     )
