@@ -229,3 +229,33 @@ def test_twin_spaces_count_as_their_vecgym_class() -> None:
     envs.close()
     plain.close()
     stack.close()
+
+
+def test_batching_and_iterating_twin_spaces_as_their_vecgym_class() -> None:
+    from vecgym.core.interop import flavour_spaces
+    from vecgym.vector.utils import batch_differing_spaces, batch_space, concatenate, iterate
+
+    def tuple_space() -> Any:
+        return vecgym.spaces.Tuple(
+            (vecgym.spaces.Discrete(3), vecgym.spaces.Box(0.0, 1.0, (2,), np.float32))
+        )
+
+    twin, plain = flavour_spaces(tuple_space()), tuple_space()
+    assert isinstance(twin.spaces[0], gymnasium.spaces.Discrete)
+    batched, plain_batched = batch_space(twin, 2), batch_space(plain, 2)
+    assert batched == plain_batched
+    values = [(1, np.zeros(2, np.float32)), (2, np.ones(2, np.float32))]
+    items = concatenate(twin, values, batched.sample())
+    assert isinstance(batched.spaces[0], vecgym.spaces.MultiDiscrete)
+    assert [(int(a), b.tolist()) for a, b in iterate(batched, items)] == [
+        (int(a), b.tolist()) for a, b in iterate(plain_batched, items)
+    ]
+    assert [(int(a), b.tolist()) for a, b in iterate(flavour_spaces(batched), items)] == [
+        (1, [0.0, 0.0]),
+        (2, [1.0, 1.0]),
+    ]
+    differing = [
+        flavour_spaces(vecgym.spaces.Discrete(3)),
+        flavour_spaces(vecgym.spaces.Discrete(5)),
+    ]
+    assert batch_differing_spaces(differing) == vecgym.spaces.MultiDiscrete([3, 5])

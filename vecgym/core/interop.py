@@ -51,7 +51,7 @@ from vecgym.core.spaces.multi_binary import MultiBinary
 from vecgym.core.spaces.multi_discrete import MultiDiscrete
 from vecgym.core.spaces.oneof import OneOf
 from vecgym.core.spaces.sequence import Sequence
-from vecgym.core.spaces.space import Space
+from vecgym.core.spaces.space import FLAVOUR_OF, Space
 from vecgym.core.spaces.text import Text
 from vecgym.core.spaces.tuple import Tuple
 
@@ -117,7 +117,7 @@ def is_gymnasium_space(obj: object) -> bool:
 #: vecgym class -> its twin that also derives from ``gymnasium.Env`` (built on first use).
 _FLAVOURED: dict[type, type] = {}
 #: The class attribute naming, on a twin, the vecgym class it was built from.
-_FLAVOUR_OF = "_gymnasium_flavour_of"
+_FLAVOUR_OF = FLAVOUR_OF
 #: The class attribute that marks a ``gymnasium.Env`` adapter running a vecgym env in its
 #: attribute ``vecgym_env`` (``vecgym.interop.to_gymnasium``'s ``VecgymEnv``).
 RUNS_VECGYM_ENV_ATTR = "runs_vecgym_env"

@@ -36,7 +36,7 @@ from vecgym.core.spaces.dict import Dict
 from vecgym.core.spaces.discrete import Discrete
 from vecgym.core.spaces.multi_binary import MultiBinary
 from vecgym.core.spaces.multi_discrete import MultiDiscrete
-from vecgym.core.spaces.space import Space
+from vecgym.core.spaces.space import Space, space_class
 from vecgym.core.spaces.text import Text
 from vecgym.core.spaces.tuple import Tuple
 
@@ -194,7 +194,7 @@ def batch_differing_spaces(spaces: Any) -> Space[Any]:
     """
     if len(spaces) == 0:
         raise error.InvalidSpace(EMPTY_SPACES_MSG)
-    first_type = type(spaces[0])
+    first_type = space_class(spaces[0])  # a twin (see space_class) counts as its vecgym class
     if not all(isinstance(space, first_type) for space in spaces):
         raise TypeError(MIXED_TYPES_MSG.format(types=[type(space) for space in spaces]))
     if first_type not in batch_differing_spaces.registry:
@@ -331,12 +331,12 @@ def _iterate_array(space: Space[Any], items: Any) -> Iterator[Any]:
 @iterate.register(Tuple)
 def _iterate_tuple(space: Tuple, items: Any) -> Iterator[Any]:
     parts = space.spaces
-    if all(type(part) in iterate.registry for part in parts):
+    if all(space_class(part) in iterate.registry for part in parts):
         return zip(*(iterate(part, items[i]) for i, part in enumerate(parts)), strict=True)
     try:
         return iter(items)
     except Exception as exc:
-        unregistered = [type(part) for part in parts if type(part) not in iterate.registry]
+        unregistered = [type(part) for part in parts if space_class(part) not in iterate.registry]
         raise error.CustomSpaceError(
             TUPLE_ITERATE_MSG.format(space=space, types=unregistered, err=exc)
         ) from exc

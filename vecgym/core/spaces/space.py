@@ -10,7 +10,7 @@ import numpy.typing as npt
 
 from vecgym.core import seeding
 
-__all__ = ["MaskNDArray", "Space"]
+__all__ = ["MaskNDArray", "Space", "space_class"]
 
 T_cov = TypeVar("T_cov", covariant=True)
 
@@ -124,3 +124,15 @@ class Space(Generic[T_cov]):
     def from_jsonable(self, sample_n: list[Any]) -> list[Any]:
         """Convert a JSON-serialisable batch back into values (identity by default)."""
         return sample_n
+
+
+#: The class attribute naming, on a Gymnasium-flavoured twin of a space class, the class it was
+#: built from (see :func:`vecgym.core.interop.gymnasium_flavoured`).
+FLAVOUR_OF = "_gymnasium_flavour_of"
+
+
+def space_class(space: Any) -> type:
+    """``type(space)``, or the vecgym class whose Gymnasium-flavoured twin it is (the spaces of an
+    env stack over a Gymnasium env): what exact-type dispatch tables are keyed by."""
+    kind: type = getattr(type(space), FLAVOUR_OF, type(space))
+    return kind

@@ -40,7 +40,7 @@ from vecgym.core.spaces.multi_binary import MultiBinary
 from vecgym.core.spaces.multi_discrete import MultiDiscrete
 from vecgym.core.spaces.oneof import OneOf
 from vecgym.core.spaces.sequence import Sequence
-from vecgym.core.spaces.space import Space
+from vecgym.core.spaces.space import Space, space_class
 from vecgym.core.spaces.text import Text
 from vecgym.core.spaces.tuple import Tuple
 
@@ -552,11 +552,6 @@ def is_space_dtype_shape_equiv(space_1: Space[Any], space_2: Space[Any]) -> bool
     raise TypeError(EQUIV_NOT_A_SPACE_MSG.format(type_1=type(space_1), type_2=type(space_2)))
 
 
-def _plain_type(space: Any) -> type:
-    kind: type = getattr(type(space), "_gymnasium_flavour_of", type(space))
-    return kind
-
-
 @is_space_dtype_shape_equiv.register(Box)
 @is_space_dtype_shape_equiv.register(Discrete)
 @is_space_dtype_shape_equiv.register(MultiDiscrete)
@@ -565,7 +560,7 @@ def _equiv_array(space_1: Space[Any], space_2: Any) -> bool:
     # The dispatch only looked at the first space: the types must match exactly (a space's
     # Gymnasium-flavoured twin, see vecgym.core.interop.gymnasium_flavoured, counts as its class).
     return (
-        _plain_type(space_1) is _plain_type(space_2)
+        space_class(space_1) is space_class(space_2)
         and space_1.shape == space_2.shape
         and space_1.dtype == space_2.dtype
     )
