@@ -51,7 +51,7 @@ from vecgym.core.spaces.multi_binary import MultiBinary
 from vecgym.core.spaces.multi_discrete import MultiDiscrete
 from vecgym.core.spaces.oneof import OneOf
 from vecgym.core.spaces.sequence import Sequence
-from vecgym.core.spaces.space import FLAVOUR_OF, Space
+from vecgym.core.spaces.space import FLAVOUR_OF, Space, space_class
 from vecgym.core.spaces.text import Text
 from vecgym.core.spaces.tuple import Tuple
 
@@ -116,8 +116,6 @@ def is_gymnasium_space(obj: object) -> bool:
 # --- the gymnasium.Env flavour -------------------------------------------------------------------
 #: vecgym class -> its twin that also derives from ``gymnasium.Env`` (built on first use).
 _FLAVOURED: dict[type, type] = {}
-#: The class attribute naming, on a twin, the vecgym class it was built from.
-_FLAVOUR_OF = FLAVOUR_OF
 #: The class attribute that marks a ``gymnasium.Env`` adapter running a vecgym env in its
 #: attribute ``vecgym_env`` (``vecgym.interop.to_gymnasium``'s ``VecgymEnv``).
 RUNS_VECGYM_ENV_ATTR = "runs_vecgym_env"
@@ -152,7 +150,7 @@ def gymnasium_flavoured(cls: type) -> type:
             "__qualname__": cls.__qualname__,
             "__doc__": cls.__doc__,
             "__reduce_ex__": _reduce_flavoured,
-            _FLAVOUR_OF: cls,
+            FLAVOUR_OF: cls,
         }
         if issubclass(cls, Space):  # equal to the Gymnasium spaces it equals, either way round
             namespace["__eq__"] = _flavoured_space_eq
@@ -180,7 +178,8 @@ def _flavoured_space_eq(self: Any, other: object) -> bool:
     space it converts to (Gymnasium's own ``==`` already accepts the twin)."""
     if is_gymnasium_space(other) and not isinstance(other, Space):
         other = as_vecgym_space(other)
-    equal: bool = getattr(type(self), _FLAVOUR_OF).__eq__(self, other)
+    vecgym_class: Any = space_class(self)
+    equal: bool = vecgym_class.__eq__(self, other)
     return equal
 
 
@@ -214,13 +213,13 @@ def unflavoured(cls: type) -> type:
         >>> unflavoured(gymnasium_flavoured(OrderEnforcing)) is OrderEnforcing
         True
     """
-    base: type = getattr(cls, _FLAVOUR_OF, cls)
+    base: type = getattr(cls, FLAVOUR_OF, cls)
     return base
 
 
 def _reduce_flavoured(self: Any, protocol: Any) -> Any:
     """Reduce a twin's instance as its vecgym class's (twins have no importable name)."""
-    base = getattr(type(self), _FLAVOUR_OF)
+    base = getattr(type(self), FLAVOUR_OF)
     reduced = base.__reduce_ex__(self, protocol)
     if not isinstance(reduced, tuple):
         return reduced
@@ -229,8 +228,8 @@ def _reduce_flavoured(self: Any, protocol: Any) -> Any:
         return (_new_flavoured, (base, *args[1:]), *rest)
     if constructor is _RECONSTRUCTOR and args and args[0] is type(self):
         return (_new_flavoured, (base,), *rest)  # protocols 0 and 1: a plain object.__new__
-    if isinstance(constructor, type) and getattr(constructor, _FLAVOUR_OF, None) is not None:
-        return (getattr(constructor, _FLAVOUR_OF), args, *rest)
+    if isinstance(constructor, type) and getattr(constructor, FLAVOUR_OF, None) is not None:
+        return (getattr(constructor, FLAVOUR_OF), args, *rest)
     return reduced
 
 
