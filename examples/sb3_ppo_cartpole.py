@@ -10,9 +10,9 @@ cores, ``SAME_STEP`` autoreset, which is what SB3 expects), handed to SB3 as a `
 The hyperparameters are RL Baselines3 Zoo's for CartPole-v1 (8 envs, 32 steps per env per
 rollout, 20 epochs of 256-sample minibatches, gamma 0.98, GAE lambda 0.8, learning rate and clip
 range annealed linearly from 1e-3 and 0.2). After ``--total-steps`` env steps, the deterministic
-policy plays ``--eval-episodes`` episodes of a separate env (``to_gymnasium(vecgym.make(...))``,
-SB3's ``evaluate_policy``); the task counts as solved when their mean return reaches
-``--target`` (CartPole-v1's reward threshold, 475).
+policy plays ``--eval-episodes`` episodes of a separate env (``vecgym.make(...)``, which is a
+``gymnasium.Env`` too; SB3's ``evaluate_policy``); the task counts as solved when their mean
+return reaches ``--target`` (CartPole-v1's reward threshold, 475).
 
 Run::
 
@@ -38,7 +38,6 @@ from typing import Any
 
 import vecgym
 from vecgym.integrations.sb3 import SB3VecEnv
-from vecgym.interop import to_gymnasium
 from vecgym.vector import AsyncVectorEnv
 
 ENV_ID = "CartPole-v1"
@@ -110,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
     wall = time.perf_counter() - start
     envs.close()
 
-    eval_env = Monitor(to_gymnasium(vecgym.make(ENV_ID)))
+    eval_env = Monitor(vecgym.make(ENV_ID))
     eval_env.reset(seed=args.seed + 10_000)
     mean, std = evaluate_policy(model, eval_env, n_eval_episodes=args.eval_episodes)
     eval_env.close()

@@ -3,7 +3,8 @@
 A ``GymnasiumEnv`` adapter, and every vecgym wrapper stacked over a ``gymnasium.Env``, is an
 instance of a twin of its class that also derives from ``gymnasium.Env``, so Gymnasium's own
 wrappers (and libraries built on them, like SB3's Atari wrappers) accept it; vecgym's wrappers and
-vector envs accept those Gymnasium wrappers in turn. vecgym's own envs are left as they are.
+vector envs accept those Gymnasium wrappers in turn. Where Gymnasium is installed, vecgym's own
+envs, wrappers and spaces are twins too (``vecgym.core.flavour``).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import numpy as np
 import pytest
 
 import vecgym
+from tests.support.processes import python_stdout
 from vecgym.core.interop import GymnasiumEnv, as_vecgym_env, gymnasium_flavoured
 from vecgym.interop import to_gymnasium
 from vecgym.utils.env_checker import data_equivalence
@@ -46,10 +48,121 @@ def _trajectory(env: Any, seed: int = 3, steps: int = 80) -> list[Any]:
     return record
 
 
-def test_vecgym_envs_of_their_own_are_not_gymnasium_envs() -> None:
+def test_vecgym_envs_of_their_own_are_gymnasium_envs() -> None:
     env = vecgym.wrappers.RecordEpisodeStatistics(vecgym.make("CartPole-v1"))
+    assert isinstance(env, gymnasium.Env)
+    assert isinstance(env.unwrapped, gymnasium.Env)
+    assert isinstance(env, vecgym.wrappers.RecordEpisodeStatistics)
+    assert type(env).__name__ == "RecordEpisodeStatistics"
+    assert type(env).step is vecgym.wrappers.RecordEpisodeStatistics.step
+    assert isinstance(env.observation_space, gymnasium.spaces.Box)
+    assert isinstance(env.action_space, gymnasium.spaces.Discrete)
+    assert isinstance(vecgym.spaces.Dict({"a": vecgym.spaces.Text(3)}), gymnasium.spaces.Dict)
+    assert isinstance(vecgym.spaces.Dict({"a": vecgym.spaces.Text(3)})["a"], gymnasium.spaces.Text)
+    env.close()
+
+
+class _Positive(vecgym.spaces.Box):
+    """A user's subclass of a built-in space."""
+
+
+class _Coin(vecgym.Env):
+    """A user's env written as SB3's custom-env guide writes one (with ``import vecgym as gym``)."""
+
+    def __init__(self) -> None:
+        self.observation_space = vecgym.spaces.Box(0.0, 1.0, (3,), np.float32)
+        self.action_space = vecgym.spaces.Discrete(2)
+        self._steps = 0
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> Any:
+        super().reset(seed=seed)
+        self._steps = 0
+        return self.observation_space.sample(), {}
+
+    def step(self, action: Any) -> Any:
+        self._steps += 1
+        reward = float(action == int(self.np_random.integers(2)))
+        return self.observation_space.sample(), reward, False, self._steps >= 20, {}
+
+
+def test_spaces_and_envs_users_write_are_gymnasium_ones() -> None:
+    space = _Positive(0.0, 1.0, (2,))
+    assert isinstance(space, gymnasium.spaces.Box)
+    assert type(space).__name__ == "_Positive"
+    assert isinstance(pickle.loads(pickle.dumps(space)), gymnasium.spaces.Box)
+    assert isinstance(vecgym.spaces.Space(), gymnasium.spaces.Space)
+    env = _Coin()
+    assert isinstance(env, gymnasium.Env)
+    clone = copy.deepcopy(env)
+    assert isinstance(clone, _Coin)
+    assert isinstance(clone, gymnasium.Env)
+
+
+class _Named(vecgym.Env):
+    """A base whose subclasses must name themselves: no twin can be built for them."""
+
+    def __init_subclass__(cls, *, label: str, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.label = label
+
+
+class _Labelled(_Named, label="x"):
+    observation_space = vecgym.spaces.Discrete(2)
+    action_space = vecgym.spaces.Discrete(2)
+
+
+def test_a_class_no_twin_can_be_built_for_is_used_as_it_is() -> None:
+    env = _Labelled()
+    assert type(env) is _Labelled
     assert not isinstance(env, gymnasium.Env)
-    assert type(env) is vecgym.wrappers.RecordEpisodeStatistics
+    assert type(_Labelled()) is _Labelled  # remembered, not tried again
+
+
+def test_sb3_readme_example_runs_with_vecgym_as_gym() -> None:
+    # SB3's README example, with `import vecgym as gym` as its only change, and SB3's custom-env
+    # guide (check_env, then PPO) on an env subclassing vecgym.Env.
+    pytest.importorskip("stable_baselines3")
+    from stable_baselines3 import PPO
+    from stable_baselines3.common.env_checker import check_env
+    from stable_baselines3.common.monitor import Monitor
+
+    gym = vecgym
+    env = gym.make("CartPole-v1")
+    model = PPO("MlpPolicy", env, n_steps=32, batch_size=16, n_epochs=1, seed=0)
+    model.learn(total_timesteps=64)
+    vec_env = model.get_env()
+    assert vec_env is not None
+    obs = vec_env.reset()
+    action, _states = model.predict(obs, deterministic=True)
+    obs, rewards, _dones, _infos = vec_env.step(action)
+    assert obs.shape == (1, 4)
+    assert rewards.shape == (1,)
+    vec_env.close()
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # SB3's advice is not a failure
+        check_env(_Coin())
+    model = PPO("MlpPolicy", Monitor(_Coin()), n_steps=32, batch_size=16, n_epochs=1, seed=0)
+    model.learn(64)
+    assert model.num_timesteps == 64
+    model.env.close()
+
+
+def test_without_gymnasium_vecgym_classes_are_their_own() -> None:
+    code = (
+        "import sys\nsys.modules['gymnasium'] = None\n"
+        "import vecgym\nfrom vecgym.wrappers import TimeLimit\n"
+        "env = vecgym.make('CartPole-v1')\n"
+        "assert type(env) is TimeLimit, type(env).__mro__\n"
+        "assert type(env.observation_space) is vecgym.spaces.Box\n"
+        "env.reset(seed=0)\nenv.step(0)\nenv.close()\nprint('plain')\n"
+    )
+    assert python_stdout(code) == "plain"
+
+
+def test_importing_vecgym_does_not_import_gymnasium() -> None:
+    code = "import sys\nimport vecgym\nprint('gymnasium' in sys.modules)\n"
+    assert python_stdout(code) == "False"
 
 
 def test_adapter_and_wrappers_over_it_are_gymnasium_envs() -> None:
@@ -220,6 +333,8 @@ def test_twin_spaces_count_as_their_vecgym_class() -> None:
     from vecgym.core.spaces.utils import is_space_dtype_shape_equiv
 
     plain, stack = vecgym.make("CartPole-v1"), _bridged()
+    # a plain vecgym space (what every space is where Gymnasium is not installed)
+    plain.unwrapped.observation_space.__class__ = vecgym.spaces.Box
     assert type(stack.observation_space) is not type(plain.observation_space)
     assert is_space_dtype_shape_equiv(stack.observation_space, plain.observation_space)
     assert stack.observation_space == plain.observation_space == stack.observation_space

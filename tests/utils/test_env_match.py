@@ -350,16 +350,20 @@ def test_real_environments(lib_name: str) -> None:
         )
 
 
-def test_spaces_of_two_libraries_differ() -> None:
-    """A vecgym space never equals a Gymnasium space, so a vecgym env and a Gymnasium env fail
-    the action-space check in both libraries' checks."""
+def test_a_vecgym_env_matches_gymnasiums_in_both_libraries_checks() -> None:
+    """vecgym's spaces equal Gymnasium's equal spaces (either way round) and its CartPole steps as
+    Gymnasium's, seed for seed: both libraries' checks pass on the pair, and fail on spaces that
+    differ."""
     gymnasium = pytest.importorskip("gymnasium")
     for check in (check_environments_match, gymnasium_check()):
-        env_a, env_b = vecgym.make("CartPole-v1"), gymnasium.make("CartPole-v1")
+        check(vecgym.make("CartPole-v1"), gymnasium.make("CartPole-v1"), num_steps=50, seed=3)
+        check(gymnasium.make("CartPole-v1"), vecgym.make("CartPole-v1"), num_steps=50, seed=3)
         with pytest.raises(AssertionError):
-            check(env_a, env_b, num_steps=5)
+            check(vecgym.make("CartPole-v1"), gymnasium.make("MountainCar-v0"), num_steps=5)
     with pytest.raises(AssertionError, match=message_pattern(ACTION_SPACES_DIFFER_MSG)):
-        check_environments_match(env_a, env_b, num_steps=5)
+        check_environments_match(
+            vecgym.make("CartPole-v1"), gymnasium.make("MountainCar-v0"), num_steps=5
+        )
 
 
 # --- differences on purpose -----------------------------------------------------------------------

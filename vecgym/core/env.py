@@ -23,6 +23,7 @@ import numpy as np
 
 from vecgym import logger
 from vecgym.core import seeding
+from vecgym.core.flavour import flavoured_class
 from vecgym.core.record_constructor import RecordConstructorArgs
 
 if TYPE_CHECKING:
@@ -126,6 +127,17 @@ class Env(Generic[ObsType, ActType]):
     _np_random: np.random.Generator | None = None
     # ``None`` until a generator exists; -1 once a generator of unknown seed was assigned directly.
     _np_random_seed: int | None = None
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> Any:
+        """Where Gymnasium is installed, a vecgym env (a wrapper included) is a ``gymnasium.Env``
+        too, so the libraries that check for one take it (see :mod:`vecgym.core.flavour`)."""
+        return super().__new__(flavoured_class(cls))
+
+    # ``inspect.signature(Env)`` (and of a subclass with no ``__init__``) reports ``()``, as for
+    # Gymnasium's ``Env``, rather than this ``__new__``'s catch-all parameters.
+    __new__.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+        [inspect.Parameter("cls", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
+    )
 
     def step(self, action: ActType) -> tuple[ObsType, SupportsFloat, bool, bool, dict[str, Any]]:
         """Advance the environment by one action.
@@ -287,33 +299,6 @@ class Wrapper(
 
     env: Env[WrapperObsType, WrapperActType]
 
-    def __new__(cls, *args: Any, **kwargs: Any) -> Any:
-        """A wrapper of a ``gymnasium.Env`` is a ``gymnasium.Env`` too.
-
-        See :func:`~vecgym.core.interop.gymnasium_flavoured`: Gymnasium's wrappers then accept it.
-        """
-        env = args[0] if args else kwargs.get("env")
-        if env is not None and "gymnasium" in sys.modules:
-            from vecgym.core.interop import gymnasium_flavoured, is_gymnasium_env
-
-            if is_gymnasium_env(env):
-                cls = gymnasium_flavoured(cls)
-        return super().__new__(cls)
-
-    # ``inspect.signature(Wrapper)`` (and of a subclass without an ``__init__`` of its own) would
-    # otherwise report this ``__new__``'s catch-all parameters: it reports ``(env)``, as for
-    # Gymnasium's ``Wrapper``.
-    __new__.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
-        [
-            inspect.Parameter("cls", inspect.Parameter.POSITIONAL_OR_KEYWORD),
-            inspect.Parameter(
-                "env",
-                inspect.Parameter.POSITIONAL_OR_KEYWORD,
-                annotation="Env[WrapperObsType, WrapperActType]",
-            ),
-        ]
-    )
-
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """Make the subclass's ``__init__`` accept a ``gymnasium.Env`` (see :func:`_adapt_env`).
 
@@ -325,7 +310,8 @@ class Wrapper(
         if callable(init) and not getattr(init, "_adapts_env", False):
             cls.__init__ = _adapting_init(init)  # type: ignore[method-assign]
 
-    def __init__(self, env: Env[WrapperObsType, WrapperActType]) -> None:
+    # No return annotation, as in Gymnasium: `inspect.signature(Wrapper)` reads `(env)` as there.
+    def __init__(self, env: Env[WrapperObsType, WrapperActType]):
         """Wrap ``env``.
 
         Args:

@@ -31,8 +31,6 @@ Example:
 
 from __future__ import annotations
 
-import copyreg
-import importlib
 import sys
 from collections.abc import Callable
 from functools import partial
@@ -41,6 +39,12 @@ from typing import Any, ClassVar, SupportsFloat
 import numpy as np
 
 from vecgym.core.env import Env, RenderFrame
+from vecgym.core.flavour import (
+    _new_flavoured,  # noqa: F401  (pickles made before it moved name it here)
+    flavour_spaces,
+    gymnasium_flavoured,
+    unflavoured,
+)
 from vecgym.core.gymnasium_errors import ADOPTING, adopt_gymnasium_error
 from vecgym.core.registration import EnvSpec, WrapperSpec
 from vecgym.core.spaces.box import Box
@@ -51,7 +55,7 @@ from vecgym.core.spaces.multi_binary import MultiBinary
 from vecgym.core.spaces.multi_discrete import MultiDiscrete
 from vecgym.core.spaces.oneof import OneOf
 from vecgym.core.spaces.sequence import Sequence
-from vecgym.core.spaces.space import FLAVOUR_OF, Space, space_class
+from vecgym.core.spaces.space import Space
 from vecgym.core.spaces.text import Text
 from vecgym.core.spaces.tuple import Tuple
 
@@ -101,143 +105,25 @@ def is_imported_instance(obj: object, module: str, name: str) -> bool:
 
 
 def is_gymnasium_env(obj: object) -> bool:
-    """Whether ``obj`` is a ``gymnasium.Env`` (a Gymnasium wrapper included).
+    """Whether ``obj`` is an env of Gymnasium's (a Gymnasium wrapper included): a ``gymnasium.Env``
+    that is not a vecgym env (vecgym's are ``gymnasium.Env`` instances too where Gymnasium is
+    installed, see :mod:`vecgym.core.flavour`), which vecgym runs through a :class:`GymnasiumEnv`.
 
     Gymnasium is not imported: when it has not been imported yet, nothing can be one of its envs.
     """
-    return is_imported_instance(obj, "gymnasium", "Env")
+    return not isinstance(obj, Env) and is_imported_instance(obj, "gymnasium", "Env")
 
 
 def is_gymnasium_space(obj: object) -> bool:
-    """Whether ``obj`` is a ``gymnasium.spaces.Space`` (without importing Gymnasium)."""
-    return is_imported_instance(obj, "gymnasium.spaces", "Space")
+    """Whether ``obj`` is a space of Gymnasium's: a ``gymnasium.spaces.Space`` that is not a
+    vecgym space (without importing Gymnasium)."""
+    return not isinstance(obj, Space) and is_imported_instance(obj, "gymnasium.spaces", "Space")
 
 
-# --- the gymnasium.Env flavour -------------------------------------------------------------------
-#: vecgym class -> its twin that also derives from ``gymnasium.Env`` (built on first use).
-_FLAVOURED: dict[type, type] = {}
+# --- the gymnasium.Env flavour (see vecgym.core.flavour) ----------------------------------------
 #: The class attribute that marks a ``gymnasium.Env`` adapter running a vecgym env in its
 #: attribute ``vecgym_env`` (``vecgym.interop.to_gymnasium``'s ``VecgymEnv``).
 RUNS_VECGYM_ENV_ATTR = "runs_vecgym_env"
-#: What ``object.__reduce_ex__`` names to rebuild an object of its class (protocol 2 and up).
-_NEWOBJ = copyreg.__newobj__  # type: ignore[attr-defined]
-#: What it names for protocols 0 and 1.
-_RECONSTRUCTOR = copyreg._reconstructor  # type: ignore[attr-defined]
-
-
-def gymnasium_flavoured(cls: type) -> type:
-    """``cls``'s twin that is also a ``gymnasium.Env`` subclass (``gymnasium`` must be imported);
-    for a vecgym space class, a subclass of Gymnasium's space class of the same name
-    (``gymnasium.spaces.Space`` where Gymnasium has none).
-
-    The twin adds nothing but the Gymnasium class after ``cls`` in the method resolution order, so
-    every method and attribute is still ``cls``'s; it has ``cls``'s name, module and docstring, is
-    built once per class, and its instances pickle (and copy) as instances of ``cls`` that are
-    re-flavoured when loaded. This is what lets a vecgym env stack whose base is a Gymnasium env
-    pass the ``isinstance(env, gymnasium.Env)`` checks of Gymnasium's own wrappers and of the
-    libraries that build on them (SB3's Atari wrappers, for example), and its spaces the checks of
-    wrappers that build Gymnasium spaces out of them (minigrid's ``RGBImgObsWrapper``).
-
-    ``cls`` itself is returned when it already derives from that Gymnasium class.
-    """
-    gym_env: Any = _gymnasium_counterpart(cls)
-    if issubclass(cls, gym_env):
-        return cls
-    twin = _FLAVOURED.get(cls)
-    if twin is None:
-        namespace: dict[str, Any] = {
-            "__module__": cls.__module__,
-            "__qualname__": cls.__qualname__,
-            "__doc__": cls.__doc__,
-            "__reduce_ex__": _reduce_flavoured,
-            FLAVOUR_OF: cls,
-        }
-        if issubclass(cls, Space):  # equal to the Gymnasium spaces it equals, either way round
-            namespace["__eq__"] = _flavoured_space_eq
-            namespace["__hash__"] = cls.__hash__
-        twin = type(cls)(cls.__name__, (cls, gym_env), namespace)
-        _FLAVOURED[cls] = twin
-    return twin
-
-
-def _gymnasium_counterpart(cls: type) -> type:
-    """The Gymnasium class a twin of ``cls`` derives from (see :func:`gymnasium_flavoured`)."""
-    if not issubclass(cls, Space):
-        env_class: type = sys.modules["gymnasium"].Env
-        return env_class
-    gym_spaces = importlib.import_module("gymnasium.spaces")
-    same_name = getattr(gym_spaces, cls.__name__, None)
-    if isinstance(same_name, type) and issubclass(same_name, gym_spaces.Space):
-        return same_name
-    base: type = gym_spaces.Space
-    return base
-
-
-def _flavoured_space_eq(self: Any, other: object) -> bool:
-    """A twin space's ``==``: its vecgym class's, a plain Gymnasium space compared as the vecgym
-    space it converts to (Gymnasium's own ``==`` already accepts the twin)."""
-    if is_gymnasium_space(other) and not isinstance(other, Space):
-        other = as_vecgym_space(other)
-    vecgym_class: Any = space_class(self)
-    equal: bool = vecgym_class.__eq__(self, other)
-    return equal
-
-
-def flavour_spaces(space: Any) -> Any:
-    """Give ``space`` and every space inside it its :func:`gymnasium_flavoured` twin class, in
-    place (``gymnasium`` must be imported); returns ``space``. Anything but a vecgym space is left
-    as it is."""
-    if isinstance(space, Space):
-        space.__class__ = gymnasium_flavoured(type(space))
-        for child in _child_spaces(space):
-            flavour_spaces(child)
-    return space
-
-
-def _child_spaces(space: Any) -> list[Any]:
-    spaces = getattr(space, "spaces", None)
-    if isinstance(spaces, dict):
-        return list(spaces.values())
-    if isinstance(spaces, tuple | list):
-        return list(spaces)
-    names = ("feature_space", "node_space", "edge_space")
-    return [getattr(space, name) for name in names if getattr(space, name, None) is not None]
-
-
-def unflavoured(cls: type) -> type:
-    """The vecgym class whose twin ``cls`` is (see :func:`gymnasium_flavoured`), else ``cls``.
-
-    Example:
-        >>> import gymnasium
-        >>> from vecgym.wrappers import OrderEnforcing
-        >>> unflavoured(gymnasium_flavoured(OrderEnforcing)) is OrderEnforcing
-        True
-    """
-    base: type = getattr(cls, FLAVOUR_OF, cls)
-    return base
-
-
-def _reduce_flavoured(self: Any, protocol: Any) -> Any:
-    """Reduce a twin's instance as its vecgym class's (twins have no importable name)."""
-    base = getattr(type(self), FLAVOUR_OF)
-    reduced = base.__reduce_ex__(self, protocol)
-    if not isinstance(reduced, tuple):
-        return reduced
-    constructor, args, *rest = reduced
-    if constructor is _NEWOBJ and args and args[0] is type(self):
-        return (_new_flavoured, (base, *args[1:]), *rest)
-    if constructor is _RECONSTRUCTOR and args and args[0] is type(self):
-        return (_new_flavoured, (base,), *rest)  # protocols 0 and 1: a plain object.__new__
-    if isinstance(constructor, type) and getattr(constructor, FLAVOUR_OF, None) is not None:
-        return (getattr(constructor, FLAVOUR_OF), args, *rest)
-    return reduced
-
-
-def _new_flavoured(base: type, *args: Any) -> Any:
-    """A new, not yet initialised instance of the twin of ``base`` (used when unpickling)."""
-    importlib.import_module("gymnasium")  # it was there when the object was pickled
-    twin = gymnasium_flavoured(base)
-    return twin.__new__(twin, *args)
 
 
 # --- spaces ---------------------------------------------------------------------------------------
@@ -346,8 +232,8 @@ def as_vecgym_space(space: Any) -> Space[Any]:
         >>> converted
         Discrete(5, start=2)
     """
-    if isinstance(space, Space) or not is_gymnasium_space(space):
-        return space  # a flavoured vecgym space is a Gymnasium space too: kept
+    if not is_gymnasium_space(space):
+        return space  # a vecgym space (a Gymnasium space too where it is installed) is kept
     gym_spaces = sys.modules["gymnasium.spaces"]
     converter = _converter_for(gym_spaces, type(space))
     converted = GymnasiumSpace(space) if converter is None else converter(space)
@@ -685,12 +571,6 @@ class GymnasiumEnv(WritesThrough, Env[Any, Any]):
 
     gymnasium_env: Any
 
-    def __new__(cls, *args: Any, **kwargs: Any) -> Any:
-        # An adapter only exists where Gymnasium is imported: it is a ``gymnasium.Env`` too.
-        if "gymnasium" in sys.modules:
-            cls = gymnasium_flavoured(cls)
-        return super().__new__(cls)
-
     def __init__(self, env: Any) -> None:
         if not is_gymnasium_env(env):
             raise TypeError(NOT_GYMNASIUM_ENV_MSG.format(type=type(env)))
@@ -891,7 +771,7 @@ def as_vecgym_env(env: Any) -> Any:
     Returns:
         ``GymnasiumEnv(env)`` for a ``gymnasium.Env``, else ``env``.
     """
-    if isinstance(env, Env) or not is_gymnasium_env(env):
+    if not is_gymnasium_env(env):
         return env
     if type(env).__dict__.get(RUNS_VECGYM_ENV_ATTR) is True:
         inner = env.__dict__.get("vecgym_env")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Generic, TypeVar
 
@@ -39,6 +40,13 @@ class Space(Generic[T_cov]):
     dtype: np.dtype[Any] | None
     _shape: tuple[int, ...] | None
     _np_random: np.random.Generator | None
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> Any:
+        """Where Gymnasium is installed, a vecgym space is an instance of Gymnasium's class of the
+        same name too (see :mod:`vecgym.core.flavour`)."""
+        from vecgym.core.flavour import flavoured_class  # it imports this module
+
+        return super().__new__(flavoured_class(cls))
 
     def __init__(
         self,
@@ -125,6 +133,12 @@ class Space(Generic[T_cov]):
         """Convert a JSON-serialisable batch back into values (identity by default)."""
         return sample_n
 
+
+# ``inspect.signature(Space)`` reports ``__init__``'s parameters, as for Gymnasium's ``Space``,
+# rather than ``__new__``'s catch-all ones.
+Space.__new__.__signature__ = inspect.signature(Space.__init__).replace(  # type: ignore[attr-defined]
+    return_annotation=inspect.Signature.empty
+)
 
 #: The class attribute naming, on a Gymnasium-flavoured twin of a space class, the class it was
 #: built from (see :func:`vecgym.core.interop.gymnasium_flavoured`).
