@@ -21,6 +21,7 @@ import numpy as np
 import pytest
 
 import vecgym
+from tests.envs.test_builtin_envs import BUILTIN_IDS
 from tests.support.processes import python_stdout
 from vecgym.core.interop import GymnasiumEnv, as_vecgym_env, gymnasium_flavoured
 from vecgym.interop import to_gymnasium
@@ -374,3 +375,76 @@ def test_batching_and_iterating_twin_spaces_as_their_vecgym_class() -> None:
         flavour_spaces(vecgym.spaces.Discrete(5)),
     ]
     assert batch_differing_spaces(differing) == vecgym.spaces.MultiDiscrete([3, 5])
+
+
+@pytest.mark.parametrize("env_id", BUILTIN_IDS)
+def test_gymnasiums_check_env_passes_on_vecgyms_own_envs_directly(env_id: str) -> None:
+    checker = pytest.importorskip("gymnasium.utils.env_checker")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)  # CartPole-v0 is an old version
+        env = vecgym.make(env_id, render_mode="rgb_array")
+        warnings.simplefilter("ignore", UserWarning)  # Gymnasium's advice is not a failure
+        checker.check_env(env.unwrapped)
+    env.close()
+
+
+GYMNASIUM_WRAPPED: dict[str, Callable[[Any], Any]] = {
+    "FlattenObservation": lambda lib: gymnasium.wrappers.FlattenObservation(
+        lib.make("Blackjack-v1")
+    ),
+    "NormalizeObservation": lambda lib: gymnasium.wrappers.NormalizeObservation(
+        lib.make("Pendulum-v1")
+    ),
+    "RescaleAction": lambda lib: gymnasium.wrappers.RescaleAction(
+        lib.make("MountainCarContinuous-v0"), -0.5, 0.5
+    ),
+    "FrameStackObservation": lambda lib: gymnasium.wrappers.FrameStackObservation(
+        lib.make("Acrobot-v1"), 3
+    ),
+    "DtypeObservation": lambda lib: gymnasium.wrappers.DtypeObservation(
+        lib.make("MountainCar-v0"), np.float64
+    ),
+    "TimeAwareObservation": lambda lib: gymnasium.wrappers.TimeAwareObservation(
+        lib.make("CartPole-v1")
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(GYMNASIUM_WRAPPED))
+def test_gymnasium_wrappers_over_vecgyms_own_envs_match_gymnasium(name: str) -> None:
+    # Gymnasium's wrappers take vecgym's envs and spaces (building Gymnasium spaces from them) and
+    # give what they give over Gymnasium's own envs, seed for seed.
+    with warnings.catch_warnings():
+        # what Gymnasium's Box warns of, building the wrappers' spaces, over either library's env
+        warnings.simplefilter("ignore", UserWarning)
+        warnings.simplefilter("ignore", RuntimeWarning)
+        ours, theirs = GYMNASIUM_WRAPPED[name](vecgym), GYMNASIUM_WRAPPED[name](gymnasium)
+    assert ours.observation_space == theirs.observation_space
+    assert theirs.action_space == ours.action_space
+    ours.action_space.seed(4)
+    theirs.action_space.seed(4)
+    assert data_equivalence(ours.reset(seed=4), theirs.reset(seed=4))
+    for _ in range(60):
+        a, b = ours.action_space.sample(), theirs.action_space.sample()
+        assert data_equivalence(a, b)
+        step_a, step_b = ours.step(a), theirs.step(b)
+        assert data_equivalence(step_a, step_b, exact=False)
+        if step_a[2] or step_a[3]:
+            assert data_equivalence(ours.reset(), theirs.reset())
+    ours.close()
+    theirs.close()
+
+
+@pytest.mark.parametrize("vector", ["SyncVectorEnv", "AsyncVectorEnv"])
+def test_gymnasiums_vector_envs_run_vecgyms_own_envs(vector: str) -> None:
+    cls = getattr(gymnasium.vector, vector)
+    ours = cls([lambda: vecgym.make("CartPole-v1")] * 2)
+    theirs = cls([lambda: gymnasium.make("CartPole-v1")] * 2)
+    record_a, record_b = [ours.reset(seed=3)], [theirs.reset(seed=3)]
+    for i in range(40):
+        actions = np.array([i % 2, (i // 2) % 2])
+        record_a.append(ours.step(actions))
+        record_b.append(theirs.step(actions))
+    ours.close()
+    theirs.close()
+    assert data_equivalence(record_a, record_b)
