@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pickle
+import warnings
 from typing import Any
 
 import numpy as np
@@ -51,6 +52,25 @@ def test_torchrl_single_env_passes_its_spec_check_and_matches_gymnasium(torchrl:
     for key in ("observation", "reward", "terminated", "truncated"):
         assert torch.equal(rollouts[0]["next", key], rollouts[1]["next", key]), key
     assert rollouts[0]["next", "done"].any()  # an episode ended and was reset by TorchRL
+
+
+@pytest.mark.parametrize("env_id", ["CartPole-v1", "Pendulum-v1", "FrozenLake-v1"])
+def test_torchrl_gym_wrapper_takes_a_vecgym_env_directly(torchrl: object, env_id: str) -> None:
+    # A vecgym env is a gymnasium.Env where Gymnasium is installed: TorchRL's own GymWrapper
+    # takes it without to_torchrl, with the rollouts it gives over Gymnasium's env.
+    import torch
+    from torchrl.envs import GymWrapper
+    from torchrl.envs.utils import check_env_specs
+
+    with warnings.catch_warnings():
+        # torch's note, once a process, that vecgym's Box bounds are read-only (on purpose)
+        warnings.filterwarnings("ignore", "The given NumPy array is not writable", UserWarning)
+        ours = GymWrapper(vecgym.make(env_id))
+    theirs = GymWrapper(gymnasium.make(env_id))
+    check_env_specs(ours, seed=0)
+    rollouts = _rollouts((ours, theirs), 4, 60)
+    for key in ("observation", "reward", "terminated", "truncated"):
+        assert torch.equal(rollouts[0]["next", key], rollouts[1]["next", key]), key
 
 
 @pytest.mark.parametrize("mode", ["Disabled", "SameStep"])
