@@ -147,9 +147,14 @@ def test_rllib_env_creator_runs_under_rllib() -> None:
     from ray.tune.registry import register_env
 
     register_env("vecgym-CartPole", env_creator("CartPole-v1"))
-    config = rllib.algorithms.ppo.PPOConfig().environment("vecgym-CartPole")
-    runner = SingleAgentEnvRunner(config=config)
-    episodes = runner.sample(num_timesteps=50, random_actions=True)
-    assert sum(len(e) for e in episodes) >= 50
-    assert np.isfinite(sum(e.get_return() for e in episodes))
-    runner.stop()
+    # a vecgym env is a gymnasium.Env: RLlib also takes a creator that returns one as it is
+    register_env("vecgym-CartPole-direct", lambda config: vecgym.make("CartPole-v1"))
+    for name in ("vecgym-CartPole", "vecgym-CartPole-direct"):
+        config = rllib.algorithms.ppo.PPOConfig().environment(name)
+        with warnings.catch_warnings():  # each runner registers RLlib's Gymnasium id again
+            warnings.filterwarnings("ignore", ".*already in registry", UserWarning)
+            runner = SingleAgentEnvRunner(config=config)
+        episodes = runner.sample(num_timesteps=50, random_actions=True)
+        assert sum(len(e) for e in episodes) >= 50
+        assert np.isfinite(sum(e.get_return() for e in episodes))
+        runner.stop()
