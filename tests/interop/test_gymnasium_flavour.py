@@ -161,6 +161,16 @@ def test_without_gymnasium_vecgym_classes_are_their_own() -> None:
     assert python_stdout(code) == "plain"
 
 
+def test_gymnasium_blocked_for_a_while_is_not_remembered() -> None:
+    code = (
+        "import sys\nsys.modules['gymnasium'] = None\nimport vecgym\n"
+        "print(type(vecgym.spaces.Discrete(2)) is vecgym.spaces.Discrete)\n"
+        "del sys.modules['gymnasium']\nimport gymnasium\n"
+        "print(isinstance(vecgym.spaces.Discrete(2), gymnasium.spaces.Discrete))\n"
+    )
+    assert python_stdout(code).split() == ["True", "True"]
+
+
 def test_importing_vecgym_does_not_import_gymnasium() -> None:
     code = "import sys\nimport vecgym\nprint('gymnasium' in sys.modules)\n"
     assert python_stdout(code) == "False"

@@ -49,13 +49,17 @@ _gymnasium: Any = _NOT_LOOKED_FOR
 
 def gymnasium_module() -> ModuleType | None:
     """The ``gymnasium`` module, imported on the first call; ``None`` where Gymnasium is not
-    installed or does not import (``sys.modules["gymnasium"] = None`` included).
+    installed or does not import.
 
-    A failed import is not retried: vecgym's classes then stay vecgym's only for the process.
+    A failed import is not retried: vecgym's classes then stay vecgym's only for the process. While
+    ``sys.modules["gymnasium"]`` is ``None`` (Gymnasium blocked, as tests block it for a while)
+    the answer is ``None`` without being remembered.
     """
     global _gymnasium
     if _gymnasium is _NOT_LOOKED_FOR:
         module = sys.modules.get("gymnasium", _NOT_LOOKED_FOR)
+        if module is None:
+            return None
         if module is _NOT_LOOKED_FOR:
             try:
                 module = importlib.import_module("gymnasium")
