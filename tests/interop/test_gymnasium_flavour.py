@@ -390,6 +390,8 @@ def test_batching_and_iterating_twin_spaces_as_their_vecgym_class() -> None:
 @pytest.mark.parametrize("env_id", BUILTIN_IDS)
 def test_gymnasiums_check_env_passes_on_vecgyms_own_envs_directly(env_id: str) -> None:
     checker = pytest.importorskip("gymnasium.utils.env_checker")
+    # its render check opens each env in "human" mode, which needs pygame (for Gymnasium's too)
+    pytest.importorskip("pygame", reason="Gymnasium's check_env renders in human mode")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)  # CartPole-v0 is an old version
         env = vecgym.make(env_id, render_mode="rgb_array")

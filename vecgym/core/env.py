@@ -299,6 +299,25 @@ class Wrapper(
 
     env: Env[WrapperObsType, WrapperActType]
 
+    def __new__(cls, *args: Any, **kwargs: Any) -> Any:
+        """As :meth:`Env.__new__` (a wrapper is a ``gymnasium.Env`` too where Gymnasium is
+        installed)."""
+        return super().__new__(cls, *args, **kwargs)
+
+    # ``inspect.signature(Wrapper)``, and of a subclass without an ``__init__`` of its own, is
+    # ``(env)``, as for Gymnasium's ``Wrapper``: Python 3.10 reads an inherited ``__new__`` (here,
+    # ``Env``'s catch-all one) before an inherited ``__init__``, 3.11 and later this one first.
+    __new__.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+        [
+            inspect.Parameter("cls", inspect.Parameter.POSITIONAL_OR_KEYWORD),
+            inspect.Parameter(
+                "env",
+                inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                annotation="Env[WrapperObsType, WrapperActType]",
+            ),
+        ]
+    )
+
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """Make the subclass's ``__init__`` accept a ``gymnasium.Env`` (see :func:`_adapt_env`).
 
@@ -310,8 +329,7 @@ class Wrapper(
         if callable(init) and not getattr(init, "_adapts_env", False):
             cls.__init__ = _adapting_init(init)  # type: ignore[method-assign]
 
-    # No return annotation, as in Gymnasium: `inspect.signature(Wrapper)` reads `(env)` as there.
-    def __init__(self, env: Env[WrapperObsType, WrapperActType]):
+    def __init__(self, env: Env[WrapperObsType, WrapperActType]) -> None:
         """Wrap ``env``.
 
         Args:

@@ -40,7 +40,6 @@ import numpy as np
 
 from vecgym.core.env import Env, RenderFrame
 from vecgym.core.flavour import (
-    _new_flavoured,  # noqa: F401  (pickles made before it moved name it here)
     flavour_spaces,
     gymnasium_flavoured,
     unflavoured,
