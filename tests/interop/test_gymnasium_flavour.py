@@ -23,6 +23,7 @@ import pytest
 import vecgym
 from tests.envs.test_builtin_envs import BUILTIN_IDS
 from tests.support.processes import python_stdout
+from vecgym.core.flavour import child_spaces, unflavoured
 from vecgym.core.interop import GymnasiumEnv, as_vecgym_env, gymnasium_flavoured
 from vecgym.interop import to_gymnasium
 from vecgym.utils.env_checker import data_equivalence
@@ -344,8 +345,7 @@ def test_twin_spaces_count_as_their_vecgym_class() -> None:
     from vecgym.core.spaces.utils import is_space_dtype_shape_equiv
 
     plain, stack = vecgym.make("CartPole-v1"), _bridged()
-    # a plain vecgym space (what every space is where Gymnasium is not installed)
-    plain.unwrapped.observation_space.__class__ = vecgym.spaces.Box
+    _plain(plain.unwrapped.observation_space)
     assert type(stack.observation_space) is not type(plain.observation_space)
     assert is_space_dtype_shape_equiv(stack.observation_space, plain.observation_space)
     assert stack.observation_space == plain.observation_space == stack.observation_space
@@ -357,8 +357,16 @@ def test_twin_spaces_count_as_their_vecgym_class() -> None:
     stack.close()
 
 
+def _plain(space: Any) -> Any:
+    """``space`` with itself and every space inside it made plain vecgym spaces again (what every
+    space is where Gymnasium is not installed), in place."""
+    space.__class__ = unflavoured(type(space))
+    for child in child_spaces(space):
+        _plain(child)
+    return space
+
+
 def test_batching_and_iterating_twin_spaces_as_their_vecgym_class() -> None:
-    from vecgym.core.interop import flavour_spaces
     from vecgym.vector.utils import batch_differing_spaces, batch_space, concatenate, iterate
 
     def tuple_space() -> Any:
@@ -366,8 +374,9 @@ def test_batching_and_iterating_twin_spaces_as_their_vecgym_class() -> None:
             (vecgym.spaces.Discrete(3), vecgym.spaces.Box(0.0, 1.0, (2,), np.float32))
         )
 
-    twin, plain = flavour_spaces(tuple_space()), tuple_space()
+    twin, plain = tuple_space(), _plain(tuple_space())
     assert isinstance(twin.spaces[0], gymnasium.spaces.Discrete)
+    assert not isinstance(plain.spaces[0], gymnasium.spaces.Discrete)
     batched, plain_batched = batch_space(twin, 2), batch_space(plain, 2)
     assert batched == plain_batched
     values = [(1, np.zeros(2, np.float32)), (2, np.ones(2, np.float32))]
@@ -376,15 +385,16 @@ def test_batching_and_iterating_twin_spaces_as_their_vecgym_class() -> None:
     assert [(int(a), b.tolist()) for a, b in iterate(batched, items)] == [
         (int(a), b.tolist()) for a, b in iterate(plain_batched, items)
     ]
-    assert [(int(a), b.tolist()) for a, b in iterate(flavour_spaces(batched), items)] == [
+    assert [(int(a), b.tolist()) for a, b in iterate(batched, items)] == [
         (1, [0.0, 0.0]),
         (2, [1.0, 1.0]),
     ]
-    differing = [
-        flavour_spaces(vecgym.spaces.Discrete(3)),
-        flavour_spaces(vecgym.spaces.Discrete(5)),
-    ]
+    differing = [vecgym.spaces.Discrete(3), vecgym.spaces.Discrete(5)]
+    assert all(isinstance(space, gymnasium.spaces.Discrete) for space in differing)
     assert batch_differing_spaces(differing) == vecgym.spaces.MultiDiscrete([3, 5])
+    assert batch_differing_spaces([_plain(space) for space in differing]) == batch_differing_spaces(
+        differing
+    )
 
 
 @pytest.mark.parametrize("env_id", BUILTIN_IDS)

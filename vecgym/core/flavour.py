@@ -27,7 +27,6 @@ from vecgym.core.spaces.space import FLAVOUR_OF, Space, space_class
 
 __all__ = [
     "child_spaces",
-    "flavour_spaces",
     "flavoured_class",
     "gymnasium_flavoured",
     "gymnasium_module",
@@ -145,17 +144,6 @@ def _flavoured_space_eq(self: Any, other: object) -> bool:
     vecgym_class: Any = space_class(self)
     equal: bool = vecgym_class.__eq__(self, other)
     return equal
-
-
-def flavour_spaces(space: Any) -> Any:
-    """Give ``space`` and every space inside it its :func:`gymnasium_flavoured` twin class, in
-    place (``gymnasium`` must be imported); returns ``space``. Anything but a vecgym space is left
-    as it is."""
-    if isinstance(space, Space):
-        space.__class__ = gymnasium_flavoured(type(space))
-        for child in child_spaces(space):
-            flavour_spaces(child)
-    return space
 
 
 def child_spaces(space: Any) -> list[Any]:

@@ -39,11 +39,7 @@ from typing import Any, ClassVar, SupportsFloat
 import numpy as np
 
 from vecgym.core.env import Env, RenderFrame
-from vecgym.core.flavour import (
-    flavour_spaces,
-    gymnasium_flavoured,
-    unflavoured,
-)
+from vecgym.core.flavour import gymnasium_flavoured, unflavoured
 from vecgym.core.gymnasium_errors import ADOPTING, adopt_gymnasium_error
 from vecgym.core.registration import EnvSpec, WrapperSpec
 from vecgym.core.spaces.box import Box
@@ -67,7 +63,6 @@ __all__ = [
     "as_vecgym_value",
     "converted_space",
     "copy_env_spec",
-    "flavour_spaces",
     "gymnasium_flavoured",
     "is_gymnasium_env",
     "is_gymnasium_space",
@@ -537,7 +532,7 @@ class GymnasiumEnv(WritesThrough, Env[Any, Any]):
     env); only graph observations are re-packed as vecgym ``GraphInstance`` values. The spaces are
     converted with :func:`as_vecgym_space` at construction and again whenever the Gymnasium env
     has replaced one (as highway-env does on ``reset`` after ``configure``), and are Gymnasium
-    spaces too (:func:`flavour_spaces`), as the adapter is a ``gymnasium.Env``; :attr:`metadata`
+    spaces too, as every vecgym space is (:mod:`vecgym.core.flavour`); :attr:`metadata`
     is the Gymnasium env's dict; :attr:`render_mode` is read through; :attr:`spec` is the Gymnasium
     spec copied into a vecgym :class:`~vecgym.envs.registration.EnvSpec` (``None`` when it has
     none). :attr:`np_random` and :attr:`np_random_seed` are those of the Gymnasium env. An
@@ -588,7 +583,7 @@ class GymnasiumEnv(WritesThrough, Env[Any, Any]):
         cache: dict[str, tuple[Any, Space[Any]]] = self.__dict__["_vecgym_spaces"]
         entry = cache.get(name)
         if entry is None or entry[0] is not source:
-            entry = (source, flavour_spaces(converted_space(self.gymnasium_env, name)))
+            entry = (source, converted_space(self.gymnasium_env, name))
             self._set_space(name, entry)
         return entry[1]
 

@@ -25,6 +25,7 @@ from vecgym.core.interop import (
     WritesThrough,
     apply_converter,
     copy_env_spec,
+    is_gymnasium_space,
     unflavoured,
     value_converter,
 )
@@ -75,7 +76,7 @@ def as_gymnasium_space(space: Any) -> Any:
         >>> as_gymnasium_space(vecgym.spaces.Discrete(5, start=2))
         Discrete(5, start=2)
     """
-    if isinstance(space, gym_spaces.Space) and not isinstance(space, Space):
+    if is_gymnasium_space(space):
         return space
     kind = unflavoured(type(space))  # a vecgym space that is a Gymnasium space too: copied
     inner = getattr(space, "space", None)

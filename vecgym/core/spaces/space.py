@@ -43,7 +43,7 @@ class Space(Generic[T_cov]):
 
     def __new__(cls, *args: Any, **kwargs: Any) -> Any:
         """Where Gymnasium is installed, a vecgym space is an instance of Gymnasium's class of the
-        same name too (see :mod:`vecgym.core.flavour`)."""
+        built-in space it derives from too (see :mod:`vecgym.core.flavour`)."""
         from vecgym.core.flavour import flavoured_class  # it imports this module
 
         return super().__new__(flavoured_class(cls))
@@ -141,12 +141,12 @@ Space.__new__.__signature__ = inspect.signature(Space.__init__).replace(  # type
 )
 
 #: The class attribute naming, on a Gymnasium-flavoured twin of a space class, the class it was
-#: built from (see :func:`vecgym.core.interop.gymnasium_flavoured`).
+#: built from (see :func:`vecgym.core.flavour.gymnasium_flavoured`).
 FLAVOUR_OF = "_gymnasium_flavour_of"
 
 
 def space_class(space: Any) -> type:
-    """``type(space)``, or the vecgym class whose Gymnasium-flavoured twin it is (the spaces of an
-    env stack over a Gymnasium env): what exact-type dispatch tables are keyed by."""
+    """``type(space)``, or the vecgym class whose Gymnasium-flavoured twin it is (every vecgym
+    space where Gymnasium is installed): what exact-type dispatch tables are keyed by."""
     kind: type = getattr(type(space), FLAVOUR_OF, type(space))
     return kind

@@ -558,7 +558,7 @@ def is_space_dtype_shape_equiv(space_1: Space[Any], space_2: Space[Any]) -> bool
 @is_space_dtype_shape_equiv.register(MultiBinary)
 def _equiv_array(space_1: Space[Any], space_2: Any) -> bool:
     # The dispatch only looked at the first space: the types must match exactly (a space's
-    # Gymnasium-flavoured twin, see vecgym.core.interop.gymnasium_flavoured, counts as its class).
+    # Gymnasium-flavoured twin, see vecgym.core.flavour.gymnasium_flavoured, counts as its class).
     return (
         space_class(space_1) is space_class(space_2)
         and space_1.shape == space_2.shape
